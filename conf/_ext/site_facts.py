@@ -1,0 +1,31 @@
+"""Facts about the installed PyTorch and device, shown in every page footer."""
+
+from __future__ import annotations
+
+import re
+
+import devices
+
+
+def verified_with() -> dict[str, object]:
+    """Return the template context naming the PyTorch version and devices of this build."""
+    import torch
+
+    device = devices.selected()
+    names = []
+    for name in devices.devices_verified(device):
+        if name == "cuda":
+            name = f"cuda ({torch.cuda.get_device_name()})"
+        names.append(name)
+    return {
+        "torch_version": torch.__version__,
+        "torch_device": device,
+        "verified_devices": names,
+    }
+
+
+def execution_key() -> str:
+    """Return a key that changes whenever cached example outputs would no longer be true."""
+    facts = verified_with()
+    raw = f"torch-{facts['torch_version']}-{'-'.join(map(str, facts['verified_devices']))}"
+    return re.sub(r"[^A-Za-z0-9.+-]+", "_", raw).strip("_")

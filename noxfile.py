@@ -1,0 +1,100 @@
+"""Sessions that build, test and lint the site. ``nox`` alone runs ``docs`` and ``tests``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import nox
+
+ROOT = Path(__file__).resolve().parent
+PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
+CONSTRAINTS = str(ROOT / "constraints.txt")
+BUILD = ROOT / "build"
+sys.path.insert(0, str(ROOT / "conf" / "_ext"))
+
+import build_command  # noqa: E402
+import devices  # noqa: E402
+
+nox.options.sessions = ["docs", "tests"]
+nox.options.default_venv_backend = "venv"
+
+SPHINX_ARGS = build_command.sphinx_args(ROOT)
+
+
+def _device(session: nox.Session) -> str:
+    """Validate TORCH_DEVICE before installing anything, and fail at once on a CPU-only host."""
+    try:
+        device = devices.requested()
+        if device == "cuda" and not devices.driver_present():
+            devices.check_available(device, cuda_available=False)
+    except devices.DeviceError as error:
+        session.error(str(error))
+    return device
+
+
+def _install(session: nox.Session, group: str) -> None:
+    """Install a dependency group at the pinned versions, torch from TORCH_INDEX_URL if set."""
+    requirements = nox.project.dependency_groups(PYPROJECT, group)
+    index = os.environ.get("TORCH_INDEX_URL")
+    if index:
+        torch_pins = [r for r in requirements if r.startswith("torch==")]
+        session.install("-c", CONSTRAINTS, "--index-url", index, *torch_pins)
+    session.install("-c", CONSTRAINTS, *requirements)
+
+
+def _env(device: str) -> dict[str, str]:
+    return {"TORCH_DEVICE": device, "MPLBACKEND": "Agg", "PYTHONHASHSEED": "0"}
+
+
+@nox.session(reuse_venv=True)
+def docs(session: nox.Session) -> None:
+    """Build the site into build/html, executing every example and page (``-- --serve`` to serve)."""
+    device = _device(session)
+    _install(session, "docs")
+    serve = "--serve" in session.posargs
+    extra = [arg for arg in session.posargs if arg != "--serve"]
+    if serve:
+        session.run(
+            "sphinx-autobuild", *SPHINX_ARGS, *extra,
+            "--host", "127.0.0.1", "--port", "8000",
+            "--watch", "examples", "--watch", "conf",
+            "--ignore", "*/docs/gallery/*",
+            env=_env(device),
+        )  # fmt: skip
+    else:
+        session.run("sphinx-build", *SPHINX_ARGS, *extra, env=_env(device))
+        session.log(f"site built: {BUILD / 'html' / 'index.html'}")
+
+
+@nox.session(reuse_venv=True)
+def tests(session: nox.Session) -> None:
+    """Run every example alone, check every page's code, and test the build helpers."""
+    device = _device(session)
+    _install(session, "test")
+    session.run("pytest", "-n", "auto", *session.posargs, env=_env(device))
+
+
+@nox.session(reuse_venv=True)
+def lint(session: nox.Session) -> None:
+    """Check formatting and lint rules with ruff."""
+    _install(session, "lint")
+    session.run("ruff", "format", "--check", ".")
+    session.run("ruff", "check", ".")
+
+
+@nox.session(reuse_venv=True)
+def inventories(session: nox.Session) -> None:
+    """Regenerate the intersphinx inventories in conf/inventories from the installed packages."""
+    _install(session, "inventories")
+    session.run("python", "conf/_ext/inventories.py")
+
+
+@nox.session(venv_backend="none", default=False)
+def clean(session: nox.Session) -> None:
+    """Remove build output and every cache, so the next build starts cold."""
+    for path in (BUILD, ROOT / "docs" / "gallery"):
+        shutil.rmtree(path, ignore_errors=True)
+        session.log(f"removed {path}")

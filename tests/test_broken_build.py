@@ -1,0 +1,110 @@
+"""A broken example or page fails the docs build, and the output names the file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "conf" / "_ext"))
+
+import build_command  # noqa: E402
+
+INDEX = """# A site with one broken part
+
+```{toctree}
+gallery/index
+broken-page
+```
+"""
+HEALTHY_PAGE = """---
+file_format: mystnb
+kernelspec:
+  name: python3
+  display_name: Python 3
+---
+
+# A page
+
+```{code-cell} python
+assert True
+```
+"""
+HEALTHY_EXAMPLE = '''"""
+A healthy example
+=================
+
+It runs.
+"""
+
+import matplotlib.pyplot as plt
+
+plt.plot([0, 1])
+plt.show()
+'''
+
+
+def _break(source: str) -> str:
+    """Make a script or page raise at the point where it would assert a claim."""
+    return source.replace(
+        "assert True", "raise RuntimeError('deliberately broken')"
+    ).replace("plt.show()", "plt.show()\nraise RuntimeError('deliberately broken')")
+
+
+def _build_site(
+    tmp_path: Path, example: str, page: str
+) -> subprocess.CompletedProcess[str]:
+    """Build a tiny site with the project's real configuration, one example and one page."""
+    shutil.copytree(
+        ROOT / "conf", tmp_path / "conf", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(INDEX, encoding="utf-8")
+    (tmp_path / "docs" / "broken-page.md").write_text(page, encoding="utf-8")
+    (tmp_path / "examples").mkdir()
+    shutil.copy(ROOT / "examples" / "GALLERY_HEADER.rst", tmp_path / "examples")
+    (tmp_path / "examples" / "broken_on_purpose.py").write_text(
+        example, encoding="utf-8"
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", *build_command.sphinx_args(tmp_path)],
+        cwd=tmp_path,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("example", "page", "culprit"),
+    [
+        pytest.param(
+            _break(HEALTHY_EXAMPLE), HEALTHY_PAGE, "broken_on_purpose.py", id="example"
+        ),
+        pytest.param(HEALTHY_EXAMPLE, _break(HEALTHY_PAGE), "broken-page", id="page"),
+    ],
+)
+def test_broken_source_fails_the_build_and_is_named(
+    tmp_path: Path, example: str, page: str, culprit: str
+) -> None:
+    result = _build_site(tmp_path, example, page)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, (
+        f"the build passed despite a broken {culprit}:\n{output[-3000:]}"
+    )
+    assert culprit in output, (
+        f"the failing build does not name {culprit}:\n{output[-3000:]}"
+    )
+    assert "deliberately broken" in output
+
+
+def test_the_same_tiny_site_builds_when_nothing_is_broken(tmp_path: Path) -> None:
+    result = _build_site(tmp_path, HEALTHY_EXAMPLE, HEALTHY_PAGE)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]

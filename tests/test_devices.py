@@ -1,0 +1,69 @@
+"""TORCH_DEVICE is validated with messages that tell the reader what to do."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import devices
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_default_device_is_cpu() -> None:
+    assert devices.requested({}) == "cpu"
+
+
+@pytest.mark.parametrize("value", ["cpu", "CUDA", " cuda "])
+def test_known_devices_are_accepted_in_any_case(value: str) -> None:
+    assert devices.requested({"TORCH_DEVICE": value}) == value.strip().lower()
+
+
+def test_unknown_device_names_the_allowed_values() -> None:
+    with pytest.raises(devices.DeviceError, match=r"'tpu'.*allowed values: cpu, cuda"):
+        devices.requested({"TORCH_DEVICE": "tpu"})
+
+
+def test_cuda_without_cuda_says_cuda_is_not_available() -> None:
+    with pytest.raises(devices.DeviceError, match="CUDA is not available"):
+        devices.check_available("cuda", cuda_available=False)
+
+
+def test_cuda_with_cuda_and_cpu_anywhere_are_fine() -> None:
+    devices.check_available("cuda", cuda_available=True)
+    devices.check_available("cpu", cuda_available=False)
+
+
+def test_a_cuda_build_also_verifies_the_cpu() -> None:
+    assert devices.devices_verified("cpu") == ["cpu"]
+    assert devices.devices_verified("cuda") == ["cpu", "cuda"]
+
+
+def test_pytest_refuses_cuda_on_a_machine_without_it(torch_device: str) -> None:
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip(
+            "this machine has CUDA, so TORCH_DEVICE=cuda is legitimately accepted"
+        )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "tests/test_devices.py",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "TORCH_DEVICE": "cuda"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "CUDA is not available" in result.stdout + result.stderr

@@ -1,0 +1,70 @@
+"""Each gallery script runs alone, as a reader's downloaded copy would."""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = sorted(EXAMPLES_DIR.glob("*.py"))
+# What a reader needs besides Python itself to run a downloaded script.
+READER_PACKAGES = {"torch", "numpy", "matplotlib"}
+
+
+def test_the_gallery_has_examples() -> None:
+    assert EXAMPLES, f"no example scripts found in {EXAMPLES_DIR}"
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.name)
+def test_example_runs_alone_in_an_empty_folder(
+    script: Path, tmp_path: Path, torch_device: str
+) -> None:
+    copy = tmp_path / script.name
+    shutil.copy(script, copy)
+    env = {**os.environ, "MPLBACKEND": "Agg", "TORCH_DEVICE": torch_device}
+    # -I: no PYTHONPATH, no user site, no script folder tricks: only installed packages.
+    result = subprocess.run(
+        [sys.executable, "-I", copy.name],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, (
+        f"{script.name} failed when run alone on {torch_device}:\n"
+        f"{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
+    )
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.name)
+def test_example_imports_only_what_a_reader_has(script: Path) -> None:
+    tree = ast.parse(script.read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            imported.add(node.module.split(".")[0])
+    foreign = imported - READER_PACKAGES - set(sys.stdlib_module_names)
+    assert not foreign, (
+        f"{script.name} imports {sorted(foreign)}, which a reader may not have"
+    )
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.name)
+def test_example_opens_with_a_title_and_a_rule(script: Path) -> None:
+    docstring = ast.get_docstring(ast.parse(script.read_text(encoding="utf-8")))
+    assert docstring, (
+        f"{script.name} has no docstring: the gallery needs its title and rule"
+    )
+    lines = [line for line in docstring.splitlines() if line.strip()]
+    assert len(lines) >= 3, f"{script.name}: the docstring needs a title and a rule"
+    assert set(lines[1]) == {"="}, f"{script.name}: underline the title with '='"

@@ -1,0 +1,45 @@
+"""The hermetic check finds every resource a built page would fetch from another host."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import hermetic
+
+
+def test_remote_script_stylesheet_and_image_are_found() -> None:
+    html = """
+    <script src="https://cdn.example.org/datatables.js"></script>
+    <link rel="stylesheet" href="//fonts.example.org/font.css">
+    <img src="http://img.example.org/a.png">
+    """
+    found = hermetic.remote_loads_in_html(html)
+    assert len(found) == 3
+    assert any("datatables.js" in item for item in found)
+
+
+def test_links_and_local_resources_are_not_loads() -> None:
+    html = """
+    <a href="https://docs.pytorch.org/docs/stable/">PyTorch docs</a>
+    <link rel="canonical" href="https://example.org/page.html">
+    <script src="_static/local.js"></script>
+    <img src="../_images/thumb.png">
+    """
+    assert hermetic.remote_loads_in_html(html) == []
+
+
+def test_css_imports_and_urls_are_found() -> None:
+    css = "@import 'https://x.example/a.css'; body { background: url(//y.example/b.png); }"
+    assert hermetic.remote_loads_in_css(css) == [
+        "https://x.example/a.css",
+        "//y.example/b.png",
+    ]
+
+
+def test_find_remote_loads_names_the_offending_file(tmp_path: Path) -> None:
+    (tmp_path / "ok.html").write_text('<script src="_static/a.js"></script>')
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "bad.html").write_text(
+        '<script src="https://cdn.x/a.js"></script>'
+    )
+    assert list(hermetic.find_remote_loads(tmp_path)) == ["sub/bad.html"]
