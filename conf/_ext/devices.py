@@ -19,7 +19,7 @@ def requested(environ: dict[str, str] | None = None) -> str:
     value = value.lower() or DEFAULT
     if value not in ALLOWED:
         raise DeviceError(
-            f"{ENV_VAR}={value!r} is not supported; allowed values: {', '.join(ALLOWED)}."
+            f"{ENV_VAR}={value!r} is not supported; allowed values: {', '.join(ALLOWED)}"
         )
     return value
 
@@ -29,8 +29,8 @@ def check_available(device: str, cuda_available: bool) -> None:
     if device == "cuda" and not cuda_available:
         raise DeviceError(
             f"{ENV_VAR}=cuda was requested, but CUDA is not available to torch on this "
-            "machine (no GPU, no driver, or a CPU-only torch build). "
-            f"Unset {ENV_VAR} or set {ENV_VAR}=cpu to run on the CPU."
+            "machine (no GPU, no driver, or a CPU-only torch build); "
+            f"Unset {ENV_VAR} or set {ENV_VAR}=cpu to run on the CPU"
         )
 
 
