@@ -11,6 +11,7 @@ CONF_DIR = Path(__file__).resolve().parent
 ROOT = CONF_DIR.parent
 sys.path.insert(0, str(CONF_DIR / "_ext"))
 
+import gallery_hooks  # noqa: E402
 import site_facts  # noqa: E402
 
 # -- Project ---------------------------------------------------------------------------
@@ -87,6 +88,7 @@ sphinx_gallery_conf = {
     "reset_modules": ("matplotlib", "gallery_hooks.reset_torch"),
     "reset_modules_order": "before",
     "min_reported_time": 0,
+    "show_memory": gallery_hooks.PeakMemory(),
     "show_signature": False,
     "first_notebook_cell": None,
     "image_srcset": [],
