@@ -1,0 +1,138 @@
+"""
+``Tensor.detach()``: same memory, out of the graph
+==================================================
+
+:meth:`torch.Tensor.detach` returns a tensor that shares storage and the version counter
+with its source but takes no part in autograd: writes go through, gradient does not.
+"""
+
+# %%
+# Setup
+# -----
+# The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
+# available, else on the CPU.
+import os
+
+import matplotlib.pyplot as plt
+import torch
+
+device = torch.device(
+    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+)
+print(f"torch {torch.__version__} on {device}")
+
+
+def storage_address(t: torch.Tensor) -> int:
+    """Address of the memory block behind ``t``; views of one block share it."""
+    return t.untyped_storage().data_ptr()
+
+
+# %%
+# The detached tensor is the same memory
+# --------------------------------------
+# ``w.detach()`` allocates nothing: its storage starts where the storage of ``w`` does.
+# It does not :attr:`~torch.Tensor.requires_grad`, has no ``grad_fn`` and counts as a
+# leaf (:attr:`~torch.Tensor.is_leaf`).
+w = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
+d = w.detach()
+print(f"storage of w at {storage_address(w):#x}, of d at {storage_address(d):#x}")
+print(
+    f"d.requires_grad={d.requires_grad}, d.is_leaf={d.is_leaf}, d.grad_fn={d.grad_fn}"
+)
+assert storage_address(d) == storage_address(w)
+assert not d.requires_grad and d.is_leaf and d.grad_fn is None
+
+# %%
+# A write through ``d`` is a write into ``w``. Autograd allows it, because ``d`` does
+# not require grad, yet ``w`` is a leaf that does. Both tensors share one version
+# counter, which every in-place operation bumps.
+before = w.detach().clone()
+d.mul_(10)
+print(f"w = {w}\nversion of w: {w._version}, version of d: {d._version}")
+assert torch.equal(w.detach(), before * 10)
+assert w._version == d._version == 1
+
+# %%
+# Writing into a detached alias breaks backward
+# ---------------------------------------------
+# ``(v * v).sum()`` saves ``v`` for its backward pass. Changing ``v`` through a detached
+# alias afterwards bumps the shared version counter, and ``backward()`` refuses to
+# compute a gradient from values that are no longer the ones the forward pass saw.
+v = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
+loss = (v * v).sum()
+v.detach().mul_(10)
+try:
+    loss.backward()
+except RuntimeError as error:
+    message = str(error)
+    print(f"RuntimeError: {message}")
+else:
+    message = ""
+assert "modified by an inplace operation" in message and v.grad is None
+
+# %%
+# ``.data`` fails silently instead
+# --------------------------------
+# :attr:`~torch.Tensor.data` also shares storage, but with a version counter of its own.
+# The same edit goes unnoticed, and backward returns the gradient at the *new* values,
+# not at the values the loss was computed from.
+u = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
+right = 2 * u.detach().clone()  # d(sum(u * u))/du at the values the loss saw
+loss = (u * u).sum()
+u.data.mul_(10)
+loss.backward()
+print(f"version of u: {u._version}\ngradient: {u.grad}\ncorrect:  {right}")
+assert u._version == 0 and storage_address(u.data) == storage_address(u)
+assert torch.equal(u.grad, 2 * u.detach()) and not torch.equal(u.grad, right)
+
+# %%
+# An independent copy: ``detach().clone()``
+# -----------------------------------------
+# Cloning the detached tensor gives new memory that autograd knows nothing about: a
+# write into it leaves ``w`` alone. Detach *first*: ``w.clone()`` would record a
+# ``CloneBackward0`` node for autograd, only for ``detach()`` to throw it away.
+c = w.detach().clone()
+c[0] = -1.0
+print(f"w = {w}\nc = {c}")
+print(f"w.clone().grad_fn={w.clone().grad_fn}, w.detach().clone().grad_fn={c.grad_fn}")
+assert storage_address(c) != storage_address(w) and w[0].item() != c[0].item()
+assert c.is_leaf and not c.requires_grad and c.grad_fn is None
+assert type(w.clone().grad_fn).__name__ == "CloneBackward0"
+assert torch.equal(w.clone().detach()[1:], c[1:])
+
+
+# %%
+# A picture of it
+# ---------------
+# Each tensor is drawn over its storage, read from the live tensors above: ``w`` and
+# ``d`` are two tensors over one storage, the clone has a storage of its own.
+def draw(ax, rows):
+    palette = ["#cfe2f3", "#fce5cd", "#d9ead3"]
+    colours = {}
+    for row, (name, t) in enumerate(reversed(rows)):
+        colour = colours.setdefault(storage_address(t), palette[len(colours)])
+        for i, value in enumerate(t.detach().cpu().tolist()):
+            ax.add_patch(plt.Rectangle((i, row), 0.95, 0.8, fc=colour, ec="#444"))
+            ax.text(i + 0.47, row + 0.4, f"{value:g}", ha="center", va="center")
+        where = f"storage {storage_address(t) % 0x100000:#07x}"
+        ax.text(-0.3, row + 0.4, f"{name}\n{where}", ha="right", va="center")
+        facts = f"requires_grad={t.requires_grad}\nis_leaf={t.is_leaf}"
+        ax.text(3.2, row + 0.4, facts, ha="left", va="center", fontsize=9)
+
+
+fig, ax = plt.subplots(figsize=(7, 2.6))
+draw(ax, [("w", w), ("d = w.detach()", d), ("c = w.detach().clone()", c)])
+ax.set(xlim=(-3.4, 5.6), ylim=(-0.2, 2.9), title="detach() shares, clone() copies")
+ax.axis("off")
+plt.show()
+
+# %%
+# Use it when, use instead
+# ------------------------
+# * Use ``detach()`` to read values without gradient: logging, metrics, a target that
+#   must not be trained, or ``t.detach().cpu().numpy()`` for NumPy.
+# * Never write into a detached alias of a tensor that backward still needs. To edit
+#   the values, take ``detach().clone()``; to keep gradient flowing, use
+#   :meth:`~torch.Tensor.clone`.
+# * Do not use ``.data``: it hides the write from the version counter, so the wrong
+#   gradient arrives without an error.
