@@ -1,0 +1,149 @@
+"""
+``torch.from_numpy()`` and ``Tensor.numpy()``: one buffer, two names
+=====================================================================
+
+:func:`torch.from_numpy` and :meth:`torch.Tensor.numpy` never copy: the array and the
+CPU tensor share one buffer, so a write through either is seen by the other.
+"""
+
+# %%
+# Setup
+# -----
+# The script runs on ``TORCH_DEVICE`` when set, else on CUDA when available, else on
+# CPU. NumPy lives in host memory, so sharing with it always happens on the CPU.
+import os
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+
+device = torch.device(
+    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+)
+print(f"torch {torch.__version__}, numpy {np.__version__}, on {device}")
+
+
+def error_of(action, kind=RuntimeError) -> str:
+    """Run ``action``, which must raise ``kind``; print the error and return it."""
+    try:
+        action()
+    except kind as error:
+        print(f"{type(error).__name__}: {error}")
+        return str(error)
+    raise AssertionError(f"expected {kind.__name__}, but nothing was raised")
+
+
+# %%
+# Both ways share the buffer
+# --------------------------
+# The tensor's storage starts where the array's data starts, and writes cross over in
+# both directions; ``numpy()`` hands back the same buffer again. The dtype is NumPy's
+# (float64 here), not PyTorch's default, which is float32.
+a = np.arange(4.0)
+t = torch.from_numpy(a)
+address = t.untyped_storage().data_ptr()
+print(f"array data at {a.ctypes.data:#x}, tensor storage at {address:#x}, {t.dtype}")
+assert address == a.ctypes.data and np.shares_memory(t.numpy(), a)
+t[0] = 10.0
+a[1] = 20.0
+print(a, t, sep="\n")
+assert a[0] == 10.0 and t[1].item() == 20.0
+assert t.dtype == torch.float64 and torch.get_default_dtype() == torch.float32
+
+# %%
+# Which constructors copy
+# -----------------------
+# :func:`torch.tensor` always copies. :func:`torch.as_tensor` shares when it can: same
+# dtype and the CPU. Asking for another dtype, or for a GPU, makes a copy.
+copies = {
+    "torch.from_numpy(a)": torch.from_numpy(a),
+    "torch.as_tensor(a)": torch.as_tensor(a),
+    "torch.tensor(a)": torch.tensor(a),
+    "torch.as_tensor(a, dtype=float32)": torch.as_tensor(a, dtype=torch.float32),
+    f"torch.as_tensor(a, device='{device.type}')": torch.as_tensor(a, device=device),
+}
+before = {name: c.cpu().clone() for name, c in copies.items()}
+a[3] = -1.0  # a write into the array: who sees it?
+shares = {name: not torch.equal(c.cpu(), before[name]) for name, c in copies.items()}
+print(*(f"{name:42} shares: {s}" for name, s in shares.items()), sep="\n")
+assert list(shares.values()) == [True, True, False, False, device.type == "cpu"]
+
+# %%
+# ``numpy()`` and autograd
+# ------------------------
+# NumPy cannot carry gradients, so ``numpy()`` refuses a tensor that requires grad. The
+# two ways around it copy from a GPU, but on the CPU both alias the tensor: a write into
+# the array changes the parameter. Add ``.copy()`` to be independent.
+w = torch.zeros(3, device=device, requires_grad=True)
+assert "requires grad" in error_of(lambda: w.cpu().numpy())
+arrays = {
+    "w.numpy(force=True)": w.numpy(force=True),
+    "w.detach().cpu().numpy()": w.detach().cpu().numpy(),
+    "w.detach().cpu().numpy().copy()": w.detach().cpu().numpy().copy(),
+}
+for i, array in enumerate(arrays.values()):
+    array[i] = i + 1.0  # each array writes its own element: which reach w?
+print(f"w after the writes: {w}")
+shares |= {name: w[i].item() == i + 1.0 for i, name in enumerate(arrays)}
+assert [shares[name] for name in arrays] == [device.type == "cpu"] * 2 + [False]
+
+# %%
+# ``numpy()`` refuses tensors outside host memory; call ``.cpu()`` first. A CUDA run
+# shows it with a GPU tensor, a CPU run with a data-less ``meta`` tensor.
+elsewhere = torch.empty(3, device=device if device.type == "cuda" else "meta")
+assert "Use Tensor.cpu()" in error_of(lambda: elsewhere.numpy(), TypeError)
+
+# %%
+# Arrays PyTorch cannot wrap safely
+# ---------------------------------
+# A read-only array is shared anyway, with a warning. Tensors have no read-only flag:
+# a write through the tensor lands in the "read-only" array.
+frozen = np.arange(3.0)
+frozen.setflags(write=False)
+warn_always = torch.is_warn_always_enabled()
+torch.set_warn_always(True)  # this warning is otherwise shown once per process
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    thawed = torch.from_numpy(frozen)
+torch.set_warn_always(warn_always)
+print(f"UserWarning: {caught[0].message}")
+assert caught[0].category is UserWarning and "not writable" in str(caught[0].message)
+thawed[0] = 7.0
+print(f"frozen array after a write through the tensor: {frozen}")
+assert frozen[0] == 7.0 and not frozen.flags.writeable
+
+# %%
+# Negative strides (``arr[::-1]``) have no tensor equivalent: :func:`torch.from_numpy`
+# raises and suggests a copy. Positive steps are fine and still share.
+a = np.arange(6.0)
+assert "negative" in error_of(lambda: torch.from_numpy(a[::-1]), ValueError)
+reversed_copy, every_other = torch.from_numpy(a[::-1].copy()), torch.from_numpy(a[::2])
+print(f"copy of a[::-1]: {reversed_copy}; a[::2] strides {every_other.stride()}")
+assert np.shares_memory(every_other.numpy(), a)
+assert not np.shares_memory(reversed_copy.numpy(), a)
+
+# %%
+# A picture of it
+# ---------------
+# Every conversion above, and whether a write on one side reached the other on this run:
+# array to tensor above the line, tensor to array below it.
+fig, ax = plt.subplots(figsize=(7, 3.6))
+ax.barh(list(shares), 1, color=["#6aa84f" if s else "#cccccc" for s in shares.values()])
+for i, s in enumerate(shares.values()):
+    ax.text(0.5, i, "shares memory" if s else "copies", ha="center", va="center")
+ax.axhline(len(copies) - 0.5, color="black")
+ax.invert_yaxis()
+ax.set(xticks=[], title=f"Shared or copied? Measured on {device}")
+fig.tight_layout()
+plt.show()
+
+# %%
+# Use it when, use instead
+# ------------------------
+# * Use :func:`torch.from_numpy` and :meth:`~torch.Tensor.numpy` to hand data between
+#   the libraries without copying, when both sides may see each other's writes.
+# * For an independent tensor use :func:`torch.tensor`; for an independent array add
+#   ``.copy()``: on the CPU, ``t.detach().cpu().numpy()`` still shares ``t``'s memory.
+# * For ``arr[::-1]``, copy the array first (``arr[::-1].copy()``), or flip the tensor
+#   with :func:`torch.flip`, which copies too.

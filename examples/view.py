@@ -1,0 +1,149 @@
+"""
+``Tensor.view()``: new shape, same memory
+=========================================
+
+:meth:`torch.Tensor.view` never copies: it reads the same storage with a new shape and
+strides, so it fails when no such strides exist, where :meth:`~torch.Tensor.reshape`
+silently copies instead.
+"""
+
+# %%
+# Setup
+# -----
+# The script runs on ``TORCH_DEVICE`` when set, else on CUDA when available, else CPU.
+import os
+
+import matplotlib.pyplot as plt
+import torch
+
+device = torch.device(
+    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+)
+print(f"torch {torch.__version__} on {device}")
+
+
+def storage_address(t: torch.Tensor) -> int:
+    """Address of the memory block behind ``t``; views of one block share it."""
+    return t.untyped_storage().data_ptr()
+
+
+def storage_index(t: torch.Tensor) -> torch.Tensor:
+    """For each element of ``t``, its position in the storage (from strides, offset)."""
+    size = t.untyped_storage().nbytes() // t.element_size()
+    return torch.arange(size).as_strided(t.shape, t.stride(), t.storage_offset())
+
+
+def error_of(action) -> str:
+    """Run ``action``, which must raise; print the error and return its message."""
+    try:
+        action()
+    except RuntimeError as error:
+        print(f"RuntimeError: {error}")
+        return str(error)
+    raise AssertionError("expected a RuntimeError, but nothing was raised")
+
+
+# %%
+# A view shares the storage
+# -------------------------
+# A new tensor object with its own shape and strides over the same memory block: writes
+# through it show up in the source, and ``_base`` names the tensor that owns the memory.
+x = torch.arange(12.0, device=device)
+v = x.view(3, 4)
+assert storage_address(v) == storage_address(x) and v._base is x
+v[1, 0] = -4.0
+print(f"v strides {v.stride()}; x after writing -4 into v[1, 0]:\n{x}")
+assert x[4].item() == -4.0
+
+# %%
+# It needs strides that fit
+# -------------------------
+# ``v.t()`` is another view over ``x`` (``_base`` names the owner, not ``v``). Read row
+# by row it jumps around the storage; no stride walks that order, so ``view(-1)`` fails.
+t = v.t()
+order = storage_index(t).flatten().tolist()
+print(f"t strides {t.stride()}, storage order read row by row: {order}")
+assert t._base is x and not t.is_contiguous() and order != sorted(order)
+assert "view size is not compatible" in error_of(lambda: t.view(-1))
+
+# %%
+# :meth:`~torch.Tensor.reshape` never refuses: a view when strides allow, otherwise a
+# silent copy, so writes into ``t.reshape(-1)`` are lost.
+# :meth:`~torch.Tensor.contiguous` returns a contiguous tensor itself, and copies ``t``.
+flat_view, flat_copy = v.reshape(-1), t.reshape(-1)
+assert storage_address(flat_view) == storage_address(x)
+assert storage_address(flat_copy) != storage_address(x) and flat_copy._base is None
+flat_copy[0] = 99.0
+print(f"x[0] after writing 99 into t.reshape(-1): {x[0].item()}")
+assert x[0].item() == 0.0
+assert v.contiguous() is v and storage_address(t.contiguous()) != storage_address(x)
+
+# %%
+# Slicing views, advanced indexing copies
+# ---------------------------------------
+# Basic slicing (``start:stop:step``) only changes offset and strides: a view. Indexing
+# with a list or a boolean mask gathers the elements into new memory: a copy, whose
+# writes never reach ``x``.
+sliced, gathered, masked = v[1:, ::2], v[[0, 2]], v[v > 5]
+assert storage_address(sliced) == storage_address(x) and sliced._base is x
+for copy in (gathered, masked):
+    assert storage_address(copy) != storage_address(x) and copy._base is None
+sliced[0, 0], gathered[0, 0] = 40.0, 50.0
+print(f"x after writing 40 into the slice and 50 into the gathered copy:\n{x}")
+assert x[4].item() == 40.0 and 50.0 not in x
+
+# %%
+# ``expand`` repeats without memory, so in-place writes refuse
+# -------------------------------------------------------------
+# :meth:`~torch.Tensor.expand` gives the new dimension a stride of 0: every row is the
+# same memory. An in-place write would hit each element several times, so PyTorch
+# raises. Clone first if you need a writable repeated tensor.
+e = torch.zeros(4, device=device).expand(3, 4)
+print(f"e strides {e.stride()}, storage of {e._base.numel()} floats")
+assert e.stride() == (0, 1) and storage_address(e) == storage_address(e._base)
+assert e.untyped_storage().nbytes() == e._base.numel() * e.element_size()
+assert "refers to a single memory location" in error_of(lambda: e.add_(1.0))
+assert torch.equal(e.clone().add_(1.0), torch.ones(3, 4, device=device))
+
+# %%
+# Gradient flows through a view
+# -----------------------------
+# A view of a tensor that requires grad is recorded as ``ViewBackward0``: gradient
+# reaches the source, reshaped back. Writing in place into a view of such a leaf is
+# refused, since it would change the leaf behind autograd's back.
+w = torch.zeros(4, device=device, requires_grad=True)
+wv = w.view(2, 2)
+(wv * torch.arange(4.0, device=device).view(2, 2)).sum().backward()
+print(f"wv.grad_fn={wv.grad_fn}, w.grad={w.grad}")
+assert type(wv.grad_fn).__name__ == "ViewBackward0" and w.grad.tolist() == [0, 1, 2, 3]
+assert "view of a leaf Variable" in error_of(lambda: wv.mul_(2.0))
+
+
+# %%
+# A picture of it
+# ---------------
+# Each cell shows which storage element the tensor reads there, computed from the live
+# tensors' strides and offsets; equal colours are the same memory.
+panels = {"x.view(3, 4)": v, "x.view(3, 4).t()": t, "x.view(3, 4)[1:, ::2]": sliced}
+mosaic = [["x"] * 3, list(panels)]
+fig, axes = plt.subplot_mosaic(mosaic, figsize=(8, 4), height_ratios=[1, 4])
+for name, tensor in {"x": x, **panels}.items():
+    ax, grid = axes[name], torch.atleast_2d(storage_index(tensor))
+    ax.imshow(grid, cmap="viridis", vmin=0, vmax=x.numel() - 1)
+    for i, indices in enumerate(grid.tolist()):
+        for j, k in enumerate(indices):
+            ax.text(j, i, k, ha="center", va="center", color="white")
+    ax.set(title=f"{name}\nstrides {tensor.stride()}", xticks=[], yticks=[])
+fig.suptitle("Views read one storage: each number is a storage index")
+fig.tight_layout()
+plt.show()
+
+# %%
+# Use it when, use instead
+# ------------------------
+# * Use ``view()`` when you want a new shape **and** a guarantee that nothing is copied:
+#   it raises rather than copy, and writes go to the source.
+# * Use :meth:`~torch.Tensor.reshape` when you only need the shape and either result
+#   will do; never write into its result expecting the source to change.
+# * For an independent copy, use :meth:`~torch.Tensor.clone`; to repeat data you will
+#   write into, use ``expand(...).clone()``.
