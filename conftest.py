@@ -49,7 +49,7 @@ def pytest_collection_modifyitems(
         reason="needs CUDA: this run is on the CPU (run with TORCH_DEVICE=cuda on a GPU machine)"
     )
     for item in items:
-        if "cuda" in item.keywords:
+        if item.get_closest_marker("cuda"):
             item.add_marker(skip)
 
 

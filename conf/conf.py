@@ -10,6 +10,7 @@ from pathlib import Path
 CONF_DIR = Path(__file__).resolve().parent
 ROOT = CONF_DIR.parent
 sys.path.insert(0, str(CONF_DIR / "_ext"))
+sys.path.insert(0, str(ROOT))  # the semantics package: catalogue and probe
 
 import gallery_hooks  # noqa: E402
 import site_facts  # noqa: E402
@@ -33,6 +34,7 @@ extensions = [
     "code_links",
     "execution_cache",
     "hermetic",
+    "semantics_site",
 ]
 
 root_doc = "index"
@@ -118,4 +120,4 @@ html_theme_options = {
     "secondary_sidebar_items": ["page-toc", "sg_download_links", "sg_launcher_links"],
     "navigation_with_keys": False,
 }
-html_sidebars = {"index": []}
+html_sidebars = {"index": [], "reference": []}  # the matrix needs the width

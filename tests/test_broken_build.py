@@ -60,9 +60,12 @@ def _build_site(
     tmp_path: Path, example: str, page: str
 ) -> subprocess.CompletedProcess[str]:
     """Build a tiny site with the project's real configuration, one example and one page."""
-    shutil.copytree(
-        ROOT / "conf", tmp_path / "conf", ignore=shutil.ignore_patterns("__pycache__")
-    )
+    for folder in ("conf", "semantics"):  # the configuration and what it imports
+        shutil.copytree(
+            ROOT / folder,
+            tmp_path / folder,
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text(INDEX, encoding="utf-8")
     (tmp_path / "docs" / "broken-page.md").write_text(page, encoding="utf-8")

@@ -1,0 +1,430 @@
+"""Sphinx extension: measure the semantics catalogue at build time and publish it.
+
+At the start of every build the probe runs on each device the build verifies (the CPU,
+and CUDA on a CUDA build); any fact that differs from what the catalogue states is a
+warning, so ``-W`` fails the build rather than publish a stale page. Measuring takes
+a few tens of milliseconds (each device is already initialised for the footer), so
+nothing is cached: every build, incremental or not, measures afresh, and pages that
+use the directives depend on the package's files, so editing the catalogue re-renders
+them. The measurements are written to ``semantics.json`` at the site root and rendered
+by three directives:
+
+``{semantics-matrix}``
+    every operation, grouped, one row each, with badges and links;
+``{semantics-table}``
+    a few operations (``:ops:``) and facts (``:fields:``), e.g. on the home page;
+``{semantics-list}``
+    the expressions of one group (``:group:``), each linked to its row in the matrix.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import ClassVar
+
+import devices
+import site_facts
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import make_refnode
+from sphinx_design.badges_buttons import create_bdg_classes, sd_badge
+
+from semantics import catalogue, check, probe
+from semantics.catalogue import FIELDS, Operation
+from semantics.probe import Measurement
+
+logger = logging.getLogger(__name__)
+
+JSON_NAME = "semantics.json"
+#: Every source file of the semantics package: pages that render it depend on them.
+PACKAGE_FILES = sorted(Path(catalogue.__file__).resolve().parent.glob("*.py"))
+#: Column headings on the site.
+LABELS = {
+    "shares_storage": "Shares memory",
+    "writes_propagate": "Writes reach source",
+    "returns_self": "Source itself",
+    "result_requires_grad": "Requires grad",
+    "result_is_leaf": "Leaf",
+    "grad_flows_to_source": "Grad reaches source",
+    "shares_version_counter": "Shared version counter",
+}
+#: Badge colour (sphinx-design semantic colour, outlined or not) per shown value.
+BADGE_STYLE = {
+    "yes": ("success", False),
+    "no": ("danger", False),
+    "n/a": ("secondary", True),
+    "raises": ("warning", False),
+    "not measured": ("secondary", True),
+}
+DEVICE_NAMES = {"cpu": "the CPU", "cuda": "a CUDA device"}
+
+
+# -- Measuring and checking ---------------------------------------------------------------
+def mismatch_messages(document: dict[str, object]) -> list[str]:
+    """Return one message per fact measured differently from what the site states."""
+    measurements = [probe.from_json(entry) for entry in document["entries"]]  # type: ignore[attr-defined]
+    return [
+        f"semantics: {difference}. PyTorch behaves differently from what the site "
+        "states: update the facts in semantics/catalogue.py and every page that "
+        "explains them"
+        for difference in check.all_differences(measurements)
+    ]
+
+
+def _measure(app: Sphinx) -> None:
+    device_list = devices.devices_verified(devices.selected())
+    document = probe.report(device_list)
+    env = app.env
+    env.semantics_document = document  # type: ignore[attr-defined]
+    env.semantics_device_names = site_facts.verified_with()["verified_devices"]  # type: ignore[attr-defined]
+    for problem in catalogue.problems():
+        logger.warning(
+            "semantics catalogue: %s", problem, type="semantics", subtype="catalogue"
+        )
+    for message in mismatch_messages(document):
+        logger.warning(message, type="semantics", subtype="mismatch")
+
+
+def _write_json(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    document = app.env.semantics_document  # type: ignore[attr-defined]
+    path = Path(app.outdir) / JSON_NAME
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+
+
+def measured_by_op(env: BuildEnvironment) -> dict[str, dict[str, Measurement]]:
+    """Map each operation id to its measurements, by device."""
+    found: dict[str, dict[str, Measurement]] = {}
+    for entry in env.semantics_document["entries"]:  # type: ignore[attr-defined]
+        measurement = probe.from_json(entry)
+        found.setdefault(measurement.op, {})[measurement.device] = measurement
+    return found
+
+
+# -- Nodes ------------------------------------------------------------------------------
+class semantics_ref(nodes.Inline, nodes.Element):
+    """A link to an operation's row in the matrix, resolved once every page is read."""
+
+
+def _text_with_code(text: str) -> list[nodes.Node]:
+    """Turn Markdown-style text with `backticked` code into text and literal nodes."""
+    parts = text.split("`")
+    return [
+        nodes.literal(part, part) if index % 2 else nodes.Text(part)
+        for index, part in enumerate(parts)
+        if part
+    ]
+
+
+def _badge(value: str, tooltip: str, shown: str | None = None) -> nodes.Node:
+    """A sphinx-design badge coloured by ``value`` and showing ``shown`` (default: it)."""
+    color, outline = BADGE_STYLE[value]
+    shown = shown or value
+    badge = sd_badge(shown, shown, classes=create_bdg_classes(color, outline))
+    badge["tooltip"] = tooltip
+    return badge
+
+
+def _value(measurement: Measurement, field: str) -> str:
+    if measurement.error is not None:
+        return "raises"
+    return check.show(getattr(measurement, field))
+
+
+def fact_badges(
+    op: Operation, field: str, by_device: dict[str, Measurement]
+) -> list[nodes.Node]:
+    """One badge when every device agrees, else one badge per device."""
+    values = {device: _value(m, field) for device, m in by_device.items()}
+    label = LABELS[field]
+    if len(set(values.values())) == 1:
+        value = next(iter(values.values()))
+        return [_badge(value, f"{label}: {value} on {', '.join(values)}")]
+    found: list[nodes.Node] = []
+    for device, value in values.items():
+        tooltip = f"{label}: {value} on {device}"
+        found += [_badge(value, tooltip, shown=f"{device}: {value}"), nodes.Text(" ")]
+    return found[:-1]
+
+
+def _entry(*paragraphs: list[nodes.Node], morecols: int = 0) -> nodes.entry:
+    """A table cell holding one paragraph per list of inline nodes."""
+    entry = nodes.entry()
+    if morecols:
+        entry["morecols"] = morecols
+    entry += [nodes.paragraph("", "", *children) for children in paragraphs if children]
+    return entry
+
+
+def _row_link(op: Operation, content: nodes.Node) -> semantics_ref:
+    link = semantics_ref(label=op.anchor)
+    link += content
+    return link
+
+
+def _code(op: Operation) -> nodes.literal:
+    """The expression as inline code, highlighted as Python."""
+    return nodes.literal(op.code, op.code, language="python", classes=["code"])
+
+
+def _docs_links(op: Operation, docname: str) -> list[nodes.Node]:
+    """Links to the official API documentation and to the gallery page, if any."""
+    links: list[nodes.Node] = []
+    if op.api is not None:
+        role, target = op.api
+        # Tensor methods read as Tensor.clone(); functions keep their module.
+        name = (
+            target.removeprefix("torch.")
+            if target.startswith("torch.Tensor.")
+            else target
+        )
+        text = name + ("()" if role != "attr" else "")
+        ref = addnodes.pending_xref(
+            "",
+            refdomain="py",
+            reftype=role,
+            reftarget=target,
+            refexplicit=True,
+            refwarn=True,
+            refdoc=docname,
+        )
+        ref += nodes.literal(text, text, classes=["xref", "py", f"py-{role}"])
+        links.append(ref)
+    if op.gallery is not None:
+        ref = addnodes.pending_xref(
+            "",
+            refdomain="std",
+            reftype="doc",
+            reftarget="/" + op.gallery,
+            refexplicit=True,
+            refwarn=True,
+            refdoc=docname,
+        )
+        ref += nodes.inline("example", "example")
+        if links:
+            links.append(nodes.Text(" · "))
+        links.append(ref)
+    return links
+
+
+def expression_entry(
+    op: Operation, docname: str, *, link_to_row: bool, docs: bool
+) -> nodes.entry:
+    """The first cell of a row: the expression, what it starts from, and its links."""
+    code = _row_link(op, _code(op)) if link_to_row else _code(op)
+    given = [nodes.Text("with "), *_text_with_code(op.given)] if op.given else []
+    return _entry([code], given, _docs_links(op, docname) if docs else [])
+
+
+def fact_entries(
+    op: Operation,
+    fields: list[str],
+    by_device: dict[str, Measurement],
+    devices_measured: list[str],
+) -> list[nodes.entry]:
+    """The fact cells of a row: badges, or one cell saying why there are none."""
+    span = len(fields) - 1
+    if not by_device:
+        needs = " or ".join(DEVICE_NAMES.get(d, d) for d in op.devices or ())
+        text = f"needs {needs}; this build ran on {', '.join(devices_measured)}."
+        badge = _badge("not measured", f"Not measured: {text}")
+        return [_entry([badge, nodes.Text(" " + text)], morecols=span)]
+    errors = {m.error for m in by_device.values()}
+    if None in errors:
+        return [_entry(fact_badges(op, f, by_device)) for f in fields]
+    parts: list[nodes.Node] = [_badge("raises", "raises on " + ", ".join(by_device))]
+    for error in sorted(e for e in errors if e is not None):
+        where = ", ".join(d for d, m in by_device.items() if m.error == error)
+        parts += [nodes.Text(f" on {where}: "), nodes.literal(error, error)]
+    return [_entry(parts, morecols=span)]
+
+
+def _measured_on(env: BuildEnvironment) -> str:
+    return ", ".join(env.semantics_device_names)  # type: ignore[attr-defined]
+
+
+def caption(env: BuildEnvironment) -> str:
+    """Which PyTorch and devices the measurements come from."""
+    version = env.semantics_document["torch_version"]  # type: ignore[attr-defined]
+    return f"Measured with PyTorch {version} on {_measured_on(env)} when this site was built"
+
+
+class _SemanticsDirective(SphinxDirective):
+    """Shared parts: dependencies on the package and table building."""
+
+    def depend_on_package(self) -> None:
+        """Re-read the page whenever the catalogue or the probe changes."""
+        for path in PACKAGE_FILES:
+            self.env.note_dependency(str(path))
+
+    def table(
+        self,
+        ops: list[Operation],
+        fields: list[str],
+        *,
+        in_matrix: bool,
+        title: str | None = None,
+    ) -> nodes.table:
+        """A row per operation and a column per fact; matrix rows are link targets."""
+        measured = measured_by_op(self.env)
+        devices_measured = self.env.semantics_document["devices"]  # type: ignore[attr-defined]
+        headings = ["Expression", *(LABELS[f] for f in fields)]
+        table = nodes.table(classes=["semantics-table"])
+        if title:
+            table += nodes.title(title, title)
+        group = nodes.tgroup(cols=len(headings))
+        table += group
+        group += [
+            nodes.colspec(colwidth=3 if i == 0 else 1) for i in range(len(headings))
+        ]
+        head = nodes.thead()
+        group += head
+        head += nodes.row("", *(_entry([nodes.Text(h)]) for h in headings))
+        body = nodes.tbody()
+        group += body
+        for op in ops:
+            row = nodes.row()
+            row += expression_entry(
+                op, self.env.docname, link_to_row=not in_matrix, docs=in_matrix
+            )
+            row += fact_entries(op, fields, measured.get(op.id, {}), devices_measured)
+            if in_matrix:
+                row["ids"] = [op.anchor]
+                row["names"] = [op.anchor]
+                self.state.document.note_explicit_target(row)
+            body += row
+        return table
+
+
+def _field_list(argument: str) -> list[str]:
+    names = [name.strip() for name in argument.split(",") if name.strip()]
+    unknown = [name for name in names if name not in FIELDS]
+    if unknown:
+        raise ValueError(
+            f"unknown field(s) {', '.join(unknown)}; fields: {', '.join(FIELDS)}"
+        )
+    return names
+
+
+def _op_list(argument: str) -> list[str]:
+    names = [name.strip() for name in argument.split(",") if name.strip()]
+    catalogue.lookup(names)  # raises with the unknown ids named
+    return names
+
+
+class SemanticsMatrix(_SemanticsDirective):
+    """Every catalogue operation, grouped, with its measured facts and links."""
+
+    def run(self) -> list[nodes.Node]:
+        self.depend_on_package()
+        env = self.env
+        depth = env.docname.count("/")
+        json_link = nodes.reference(
+            "",
+            "",
+            nodes.literal(JSON_NAME, JSON_NAME),
+            refuri="../" * depth + JSON_NAME,
+        )
+        intro = nodes.paragraph(
+            "",
+            "",
+            nodes.Text(caption(env) + ". The same measurements, as data: "),
+            json_link,
+            nodes.Text(". Unless a row says otherwise, "),
+            nodes.literal("x", "x"),
+            nodes.Text(" is "),
+            nodes.literal(catalogue.X_CODE, catalogue.X_CODE),
+            nodes.Text(" on the device measured."),
+        )
+        found: list[nodes.Node] = [intro]
+        for group in catalogue.GROUPS:
+            section_id = f"semantics-group-{group.id}"
+            section = nodes.section(ids=[section_id], names=[section_id])
+            self.state.document.note_explicit_target(section)
+            section += nodes.title(group.title, group.title)
+            section += nodes.paragraph("", "", *_text_with_code(group.summary))
+            section += self.table(
+                list(catalogue.group(group.id)), list(FIELDS), in_matrix=True
+            )
+            found.append(section)
+        return found
+
+
+class SemanticsTable(_SemanticsDirective):
+    """A small table: the operations of ``:ops:`` against the facts of ``:fields:``."""
+
+    option_spec: ClassVar[dict[str, Callable[[str], object]]] = {
+        "ops": _op_list,
+        "fields": _field_list,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        self.depend_on_package()
+        if "ops" not in self.options:
+            raise self.error(
+                "semantics-table needs an :ops: option (comma-separated ids)"
+            )
+        ops = catalogue.lookup(self.options["ops"])
+        fields = self.options.get("fields") or list(FIELDS)
+        return [self.table(ops, fields, in_matrix=False, title=caption(self.env))]
+
+
+class SemanticsList(_SemanticsDirective):
+    """The expressions of one group, each linked to its row in the matrix."""
+
+    option_spec: ClassVar[dict[str, Callable[[str], object]]] = {
+        "group": directives.unchanged_required
+    }
+
+    def run(self) -> list[nodes.Node]:
+        self.depend_on_package()
+        group_id = self.options.get("group", "").strip()
+        if group_id not in catalogue.GROUP_IDS:
+            raise self.error(
+                f"semantics-list needs :group: one of {', '.join(catalogue.GROUP_IDS)}"
+            )
+        items = nodes.bullet_list()
+        for op in catalogue.group(group_id):
+            item = nodes.paragraph("", "", _row_link(op, _code(op)))
+            if op.given:
+                item += [nodes.Text(" with "), *_text_with_code(op.given)]
+            items += nodes.list_item("", item)
+        return [items]
+
+
+def _resolve_row_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    labels = app.env.domains.standard_domain.anonlabels
+    for node in list(doctree.findall(semantics_ref)):
+        target_doc, target_id = labels.get(node["label"], ("", ""))
+        if not target_doc:
+            logger.warning(
+                "semantics: no matrix row for %s: add a {semantics-matrix} page",
+                node["label"],
+                location=node,
+                type="semantics",
+                subtype="ref",
+            )
+            node.replace_self(node.children)
+            continue
+        node.replace_self(
+            make_refnode(app.builder, docname, target_doc, target_id, node.children)
+        )
+
+
+def setup(app: Sphinx) -> dict[str, object]:
+    app.add_node(semantics_ref)
+    app.add_directive("semantics-matrix", SemanticsMatrix)
+    app.add_directive("semantics-table", SemanticsTable)
+    app.add_directive("semantics-list", SemanticsList)
+    app.connect("builder-inited", _measure)
+    app.connect("doctree-resolved", _resolve_row_links)
+    app.connect("build-finished", _write_json)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

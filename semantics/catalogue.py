@@ -1,0 +1,770 @@
+"""The one place where each copy-related operation is defined, with the facts the site states.
+
+An operation is an expression (the ``code`` a reader sees, evaluated as written), the
+names it needs (``given``, built on the device by a setup function), the tensor its
+result is compared with (``source``), and the facts expected of it on each device. The
+probe measures the facts; the site's build and tests fail when a measurement and an
+expectation disagree.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from types import MappingProxyType
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+#: The measured fields, in the order the JSON, the page and the terminal show them.
+FIELDS: tuple[str, ...] = (
+    "shares_storage",
+    "writes_propagate",
+    "returns_self",
+    "result_requires_grad",
+    "result_is_leaf",
+    "grad_flows_to_source",
+    "shares_version_counter",
+)
+
+Names = dict[str, object]
+Setup = Callable[[str], Names]
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What an operation does on one device; ``None`` where a fact does not apply."""
+
+    shares_storage: bool | None = None
+    writes_propagate: bool | None = None
+    returns_self: bool | None = None
+    result_requires_grad: bool | None = None
+    result_is_leaf: bool | None = None
+    grad_flows_to_source: bool | None = None
+    shares_version_counter: bool | None = None
+    #: The exception type the expression raises (e.g. ``"TypeError"``), else ``None``.
+    error: str | None = None
+
+    def with_(self, **changes: bool | str | None) -> Facts:
+        """Return these facts with some fields changed."""
+        return replace(self, **changes)
+
+
+# The recurring patterns. Each is checked by measurement on every build, not assumed.
+VIEW = Facts(True, True, False, True, False, True, True)
+"""A new tensor over the source's memory that stays in the autograd graph."""
+COPY = Facts(False, False, False, True, False, True, False)
+"""New memory, still in the graph: gradient flows back to the source."""
+DETACHED_COPY = Facts(False, False, False, False, True, False, False)
+"""New memory, out of the graph: a new leaf that does not require grad."""
+SELF = Facts(True, True, True, True, True, True, True)
+"""The very tensor it was called on (the source, a leaf that requires grad)."""
+DETACHED_ALIAS = Facts(True, True, False, False, True, False, True)
+"""Same memory and version counter, out of the graph (what ``detach()`` returns)."""
+ARRAY = Facts(True, True, False, None, None, None, None)
+"""A NumPy array over the tensor's memory: NumPy has no autograd and no version counter."""
+ARRAY_COPY = Facts(False, False, False, None, None, None, None)
+"""A NumPy array with memory of its own."""
+RAISES = Facts()
+"""Nothing measurable: the expression raises (set ``error`` to the exception type)."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """A section of the matrix: operations that behave alike."""
+
+    id: str
+    title: str
+    summary: str
+
+
+GROUPS: tuple[Group, ...] = (
+    Group(
+        "views",
+        "Views",
+        "A new tensor object over the source's memory: writes go both ways, the "
+        "version counter is shared, and gradient flows back.",
+    ),
+    Group(
+        "maybe-views",
+        "Sometimes a view, sometimes a copy",
+        "These return the source itself or a view when nothing needs to change, "
+        "and a copy otherwise. Which one you get depends on the input.",
+    ),
+    Group(
+        "copies",
+        "Copies",
+        "New memory: writes to the result never reach the source. Some stay in the "
+        "graph (gradient flows back), others start a new leaf.",
+    ),
+    Group(
+        "detached",
+        "Same memory, out of the graph",
+        "The result aliases the source's memory but gradient does not reach the "
+        "source: the combination behind most silent-aliasing bugs.",
+    ),
+    Group(
+        "numpy",
+        "NumPy bridges",
+        "Conversions between tensors and NumPy arrays, which live in host memory.",
+    ),
+    Group(
+        "in-place",
+        "In-place operations",
+        "They modify their input and return it. Autograd refuses them on a leaf that "
+        "requires grad, so they are measured on `y = x * 1`.",
+    ),
+    Group(
+        "devices",
+        "Crossing devices",
+        "Moving a tensor between host memory and a CUDA GPU. Measured only by builds "
+        "that have a CUDA device.",
+    ),
+)
+GROUP_IDS = tuple(group.id for group in GROUPS)
+
+
+# -- The names the expressions use, built on the device being probed -------------------
+#: The tensor every expression starts from unless its row says otherwise.
+X_CODE = "x = torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], requires_grad=True)"
+
+
+def _x(device: str) -> torch.Tensor:
+    """``x`` on ``device``: a float32 (2, 3) leaf that requires grad and is not a view."""
+    return torch.tensor(
+        [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], device=device, requires_grad=True
+    )
+
+
+def given_x(device: str) -> Names:
+    """``x`` on ``device``: a leaf that requires grad."""
+    return {"x": _x(device)}
+
+
+def given_y(device: str) -> Names:
+    """``x`` and ``y = x * 1``, a non-leaf that in-place operations may modify."""
+    x = _x(device)
+    return {"x": x, "y": x * 1}
+
+
+def given_t(device: str) -> Names:
+    """``t = x.detach()``: a tensor that does not require grad, which ``numpy()`` accepts."""
+    x = _x(device)
+    return {"x": x, "t": x.detach()}
+
+
+def given_a(device: str) -> Names:
+    """``a``: a float64 NumPy array of shape (2, 3), always in host memory."""
+    return {"a": np.arange(6.0).reshape(2, 3)}
+
+
+def given_m(device: str) -> Names:
+    """``m``: a small linear layer on ``device``."""
+    return {"m": nn.Linear(2, 2, device=device)}
+
+
+def given_x_on(place: str) -> Setup:
+    """``x`` on a fixed device, whatever device the probe runs for."""
+    return lambda device: {"x": _x(place)}
+
+
+def given_t_on(place: str) -> Setup:
+    """``t = x.detach()`` with ``x`` on a fixed device."""
+    return lambda device: given_t(place)
+
+
+#: Modules an expression may name, besides the names its setup defines.
+NAMESPACE: Mapping[str, object] = MappingProxyType(
+    {"torch": torch, "F": F, "nn": nn, "copy": copy, "np": np}
+)
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One copy-related operation: what a reader writes, and what it should do."""
+
+    id: str
+    #: The expression shown to readers; the probe evaluates exactly this text.
+    code: str
+    group: str
+    expect: Facts
+    #: Sphinx role and target of the official API documentation, e.g. ``("meth", "torch.Tensor.clone")``.
+    api: tuple[str, str] | None = None
+    #: What ``code`` starts from when it is not ``x`` on the device, shown under it.
+    #: Backticks mark code, as in Markdown.
+    given: str = ""
+    #: Builds those names on a device type (``setup("cuda")``).
+    setup: Setup = given_x
+    #: Expression naming the tensor or array the result is compared with.
+    source: str = "x"
+    #: Expression naming the leaf whose ``.grad`` a backward through the result should reach.
+    leaf: str = "x"
+    #: Docname of the gallery page about this operation, e.g. ``"gallery/clone"``.
+    gallery: str | None = None
+    #: Device types the expression is measured on; ``None`` for every device.
+    devices: tuple[str, ...] | None = None
+    #: Facts that differ on one device type, keyed by that device type.
+    expect_on: Mapping[str, Facts] = field(default_factory=dict)
+
+    @property
+    def anchor(self) -> str:
+        """The HTML id of the operation's row in the matrix, also its cross-reference label."""
+        return "semantics-" + re.sub(r"[^a-z0-9_]+", "-", self.id.lower())
+
+    def applies_to(self, device: str) -> bool:
+        """Tell whether the operation is measured on ``device`` (a device type)."""
+        return self.devices is None or device in self.devices
+
+    def expected(self, device: str) -> Facts:
+        """Return the facts this site states for the operation on ``device``."""
+        return self.expect_on.get(device, self.expect)
+
+
+def meth(name: str) -> tuple[str, str]:
+    """API reference to a method, e.g. ``torch.Tensor.clone``."""
+    return ("meth", name)
+
+
+def func(name: str) -> tuple[str, str]:
+    """API reference to a function, e.g. ``torch.from_numpy``."""
+    return ("func", name)
+
+
+def attr(name: str) -> tuple[str, str]:
+    """API reference to an attribute, e.g. ``torch.Tensor.data``."""
+    return ("attr", name)
+
+
+CPU_ONLY = ("cpu",)
+CUDA_ONLY = ("cuda",)
+
+CATALOGUE: tuple[Operation, ...] = (
+    # -- views ---------------------------------------------------------------------------
+    Operation(
+        "view",
+        "x.view(3, 2)",
+        "views",
+        VIEW,
+        meth("torch.Tensor.view"),
+        gallery="gallery/view",
+    ),
+    Operation(
+        "view_as",
+        "x.view_as(torch.empty(3, 2))",
+        "views",
+        VIEW,
+        meth("torch.Tensor.view_as"),
+    ),
+    Operation("slice_basic", "x[:, 1:]", "views", VIEW, gallery="gallery/view"),
+    Operation("index_int", "x[0]", "views", VIEW),
+    Operation(
+        "narrow", "x.narrow(1, 0, 2)", "views", VIEW, meth("torch.Tensor.narrow")
+    ),
+    Operation("select", "x.select(0, 1)", "views", VIEW, meth("torch.Tensor.select")),
+    Operation("t", "x.t()", "views", VIEW, meth("torch.Tensor.t")),
+    Operation(
+        "transpose", "x.transpose(0, 1)", "views", VIEW, meth("torch.Tensor.transpose")
+    ),
+    Operation("mT", "x.mT", "views", VIEW, attr("torch.Tensor.mT")),
+    Operation(
+        "permute", "x.permute(1, 0)", "views", VIEW, meth("torch.Tensor.permute")
+    ),
+    Operation(
+        "movedim", "x.movedim(0, 1)", "views", VIEW, meth("torch.Tensor.movedim")
+    ),
+    Operation(
+        "expand",
+        "x[:1].expand(4, 3)",
+        "views",
+        VIEW,
+        meth("torch.Tensor.expand"),
+        gallery="gallery/view",
+    ),
+    Operation(
+        "unsqueeze", "x.unsqueeze(0)", "views", VIEW, meth("torch.Tensor.unsqueeze")
+    ),
+    Operation(
+        "squeeze",
+        "x.unsqueeze(0).squeeze(0)",
+        "views",
+        VIEW,
+        meth("torch.Tensor.squeeze"),
+    ),
+    Operation("split", "x.split(1)[1]", "views", VIEW, meth("torch.Tensor.split")),
+    Operation("chunk", "x.chunk(2)[1]", "views", VIEW, meth("torch.Tensor.chunk")),
+    Operation("unbind", "x.unbind()[1]", "views", VIEW, meth("torch.Tensor.unbind")),
+    Operation("diagonal", "x.diagonal()", "views", VIEW, meth("torch.Tensor.diagonal")),
+    Operation(
+        "unfold", "x.unfold(1, 2, 1)", "views", VIEW, meth("torch.Tensor.unfold")
+    ),
+    # -- maybe views ---------------------------------------------------------------------
+    Operation(
+        "reshape_contiguous",
+        "x.reshape(3, 2)",
+        "maybe-views",
+        VIEW,
+        meth("torch.Tensor.reshape"),
+        gallery="gallery/view",
+    ),
+    Operation(
+        "reshape_noncontiguous",
+        "x.t().reshape(6)",
+        "maybe-views",
+        COPY,
+        meth("torch.Tensor.reshape"),
+        gallery="gallery/view",
+    ),
+    Operation(
+        "flatten_contiguous",
+        "x.flatten()",
+        "maybe-views",
+        VIEW,
+        meth("torch.Tensor.flatten"),
+    ),
+    Operation(
+        "flatten_noncontiguous",
+        "x.t().flatten()",
+        "maybe-views",
+        COPY,
+        meth("torch.Tensor.flatten"),
+    ),
+    Operation(
+        "contiguous_already",
+        "x.contiguous()",
+        "maybe-views",
+        SELF,
+        meth("torch.Tensor.contiguous"),
+        gallery="gallery/view",
+    ),
+    Operation(
+        "contiguous_from_transposed",
+        "x.t().contiguous()",
+        "maybe-views",
+        COPY,
+        meth("torch.Tensor.contiguous"),
+    ),
+    Operation(
+        "to_same_dtype",
+        "x.to(torch.float32)",
+        "maybe-views",
+        SELF,
+        meth("torch.Tensor.to"),
+    ),
+    Operation(
+        "to_other_dtype",
+        "x.to(torch.float64)",
+        "maybe-views",
+        COPY,
+        meth("torch.Tensor.to"),
+    ),
+    Operation(
+        "float_same_dtype", "x.float()", "maybe-views", SELF, meth("torch.Tensor.float")
+    ),
+    Operation(
+        "cpu_on_cpu",
+        "x.cpu()",
+        "maybe-views",
+        SELF,
+        meth("torch.Tensor.cpu"),
+        devices=CPU_ONLY,
+    ),
+    Operation(
+        "torch.as_tensor",
+        "torch.as_tensor(x)",
+        "maybe-views",
+        SELF,
+        func("torch.as_tensor"),
+    ),
+    # -- copies --------------------------------------------------------------------------
+    Operation(
+        "clone",
+        "x.clone()",
+        "copies",
+        COPY,
+        meth("torch.Tensor.clone"),
+        gallery="gallery/clone",
+    ),
+    Operation(
+        "detach_clone",
+        "x.detach().clone()",
+        "copies",
+        DETACHED_COPY,
+        meth("torch.Tensor.clone"),
+        gallery="gallery/detach",
+    ),
+    Operation(
+        "copy_",
+        "torch.empty_like(x).copy_(x)",
+        "copies",
+        COPY,
+        meth("torch.Tensor.copy_"),
+        gallery="gallery/copy_",
+    ),
+    Operation(
+        "new_tensor",
+        "x.new_tensor(x)",
+        "copies",
+        DETACHED_COPY,
+        meth("torch.Tensor.new_tensor"),
+        gallery="gallery/new_tensor",
+    ),
+    Operation(
+        "torch.tensor",
+        "torch.tensor(x)",
+        "copies",
+        DETACHED_COPY,
+        func("torch.tensor"),
+        gallery="gallery/new_tensor",
+    ),
+    Operation(
+        "copy.deepcopy",
+        "copy.deepcopy(x)",
+        "copies",
+        # A new leaf that requires grad, like the original, with memory of its own.
+        DETACHED_COPY.with_(result_requires_grad=True),
+        func("copy.deepcopy"),
+    ),
+    Operation("index_advanced", "x[[0, 1]]", "copies", COPY, gallery="gallery/view"),
+    Operation("index_bool_mask", "x[x > 2]", "copies", COPY, gallery="gallery/view"),
+    Operation(
+        "index_select",
+        "x.index_select(0, torch.tensor([0, 1], device=x.device))",
+        "copies",
+        COPY,
+        meth("torch.Tensor.index_select"),
+    ),
+    Operation(
+        "masked_select",
+        "x.masked_select(x > 2)",
+        "copies",
+        COPY,
+        meth("torch.Tensor.masked_select"),
+    ),
+    Operation(
+        "gather",
+        "x.gather(1, torch.tensor([[0], [1]], device=x.device))",
+        "copies",
+        COPY,
+        meth("torch.Tensor.gather"),
+    ),
+    Operation("flip", "x.flip(0)", "copies", COPY, meth("torch.Tensor.flip")),
+    Operation("repeat", "x.repeat(2, 1)", "copies", COPY, meth("torch.Tensor.repeat")),
+    Operation("add_out_of_place", "x + 0", "copies", COPY, meth("torch.Tensor.add")),
+    Operation(
+        "relu",
+        "F.relu(x)",
+        "copies",
+        COPY,
+        func("torch.nn.functional.relu"),
+        gallery="gallery/inplace_relu_memory",
+    ),
+    # -- same memory, out of the graph ---------------------------------------------------
+    Operation(
+        "detach",
+        "x.detach()",
+        "detached",
+        DETACHED_ALIAS,
+        meth("torch.Tensor.detach"),
+        gallery="gallery/detach",
+    ),
+    Operation(
+        "data",
+        "x.data",
+        "detached",
+        # Unlike detach(), .data has a version counter of its own: autograd cannot see
+        # writes through it, which is how it produces silently wrong gradients.
+        DETACHED_ALIAS.with_(shares_version_counter=False),
+        attr("torch.Tensor.data"),
+        gallery="gallery/detach",
+    ),
+    Operation(
+        "copy.copy",
+        "copy.copy(x)",
+        "detached",
+        # A new leaf over the same memory that requires grad of its own: gradient
+        # reaching it stops there, and its version counter is separate.
+        Facts(True, True, False, True, True, False, False),
+        func("copy.copy"),
+    ),
+    Operation(
+        "state_dict",
+        'm.state_dict()["weight"]',
+        "detached",
+        DETACHED_ALIAS,
+        meth("torch.nn.Module.state_dict"),
+        given="`m = nn.Linear(2, 2)`",
+        setup=given_m,
+        source="m.weight",
+        leaf="m.weight",
+    ),
+    # -- NumPy ---------------------------------------------------------------------------
+    Operation(
+        "torch.from_numpy",
+        "torch.from_numpy(a)",
+        "numpy",
+        # NumPy arrays have neither autograd nor a version counter.
+        Facts(True, True, False, False, True, None, None),
+        func("torch.from_numpy"),
+        given="`a = np.arange(6.0).reshape(2, 3)`, float64",
+        setup=given_a,
+        source="a",
+        leaf="a",
+        devices=CPU_ONLY,
+        gallery="gallery/from_numpy",
+    ),
+    Operation(
+        "torch.as_tensor_numpy",
+        "torch.as_tensor(a)",
+        "numpy",
+        Facts(True, True, False, False, True, None, None),
+        func("torch.as_tensor"),
+        given="`a = np.arange(6.0).reshape(2, 3)`, float64",
+        setup=given_a,
+        source="a",
+        leaf="a",
+        devices=CPU_ONLY,
+        gallery="gallery/from_numpy",
+    ),
+    Operation(
+        "torch.tensor_numpy",
+        "torch.tensor(a)",
+        "numpy",
+        Facts(False, False, False, False, True, None, None),
+        func("torch.tensor"),
+        given="`a = np.arange(6.0).reshape(2, 3)`, float64",
+        setup=given_a,
+        source="a",
+        leaf="a",
+        devices=CPU_ONLY,
+        gallery="gallery/from_numpy",
+    ),
+    Operation(
+        "Tensor.numpy",
+        "t.numpy()",
+        "numpy",
+        ARRAY,
+        meth("torch.Tensor.numpy"),
+        given="`t = x.detach()`",
+        setup=given_t,
+        source="t",
+        leaf="t",
+        devices=CPU_ONLY,
+        gallery="gallery/from_numpy",
+    ),
+    Operation(
+        "Tensor.numpy_force",
+        "x.numpy(force=True)",
+        "numpy",
+        ARRAY,
+        meth("torch.Tensor.numpy"),
+        devices=CPU_ONLY,
+        gallery="gallery/from_numpy",
+    ),
+    Operation(
+        "numpy.asarray",
+        "np.asarray(t)",
+        "numpy",
+        ARRAY,
+        func("numpy.asarray"),
+        given="`t = x.detach()`",
+        setup=given_t,
+        source="t",
+        leaf="t",
+        devices=CPU_ONLY,
+    ),
+    Operation(
+        "detach_cpu_numpy",
+        "x.detach().cpu().numpy()",
+        "numpy",
+        ARRAY,
+        meth("torch.Tensor.numpy"),
+        # On a GPU, cpu() has to copy to host memory first.
+        expect_on={"cuda": ARRAY_COPY},
+        gallery="gallery/from_numpy",
+    ),
+    # -- in place ------------------------------------------------------------------------
+    Operation(
+        "relu_",
+        "F.relu_(y)",
+        "in-place",
+        SELF.with_(result_is_leaf=False),
+        func("torch.nn.functional.relu_"),
+        given="`y = x * 1`, not a leaf",
+        setup=given_y,
+        source="y",
+        gallery="gallery/inplace_relu_memory",
+    ),
+    Operation(
+        "add_",
+        "y.add_(1)",
+        "in-place",
+        SELF.with_(result_is_leaf=False),
+        meth("torch.Tensor.add_"),
+        given="`y = x * 1`, not a leaf",
+        setup=given_y,
+        source="y",
+    ),
+    Operation(
+        "add_leaf",
+        "x.add_(1)",
+        "in-place",
+        RAISES.with_(error="RuntimeError"),
+        meth("torch.Tensor.add_"),
+    ),
+    # -- crossing devices (CUDA runs only) -----------------------------------------------
+    Operation(
+        "to_cuda",
+        'x.to("cuda")',
+        "devices",
+        COPY,
+        meth("torch.Tensor.to"),
+        given="`x` on the CPU",
+        setup=given_x_on("cpu"),
+        devices=CUDA_ONLY,
+    ),
+    Operation(
+        "cuda",
+        "x.cuda()",
+        "devices",
+        COPY,
+        meth("torch.Tensor.cuda"),
+        given="`x` on the CPU",
+        setup=given_x_on("cpu"),
+        devices=CUDA_ONLY,
+    ),
+    Operation(
+        "cuda_on_cuda",
+        "x.cuda()",
+        "devices",
+        SELF,
+        meth("torch.Tensor.cuda"),
+        given="`x` on the GPU",
+        setup=given_x_on("cuda"),
+        devices=CUDA_ONLY,
+    ),
+    Operation(
+        "cpu_of_cuda",
+        "x.cpu()",
+        "devices",
+        COPY,
+        meth("torch.Tensor.cpu"),
+        given="`x` on the GPU",
+        setup=given_x_on("cuda"),
+        devices=CUDA_ONLY,
+    ),
+    Operation(
+        "copy_across_devices",
+        'torch.empty_like(x, device="cuda").copy_(x)',
+        "devices",
+        COPY,
+        meth("torch.Tensor.copy_"),
+        given="`x` on the CPU",
+        setup=given_x_on("cpu"),
+        gallery="gallery/copy_",
+        devices=CUDA_ONLY,
+    ),
+    Operation(
+        "pin_memory",
+        "x.pin_memory()",
+        "devices",
+        # Pinned (page-locked) host memory is new memory; autograd passes gradient
+        # through the copy.
+        COPY,
+        meth("torch.Tensor.pin_memory"),
+        given="`x` on the CPU",
+        setup=given_x_on("cpu"),
+        devices=CUDA_ONLY,
+    ),
+    Operation(
+        "numpy_of_cuda",
+        "t.numpy()",
+        "devices",
+        RAISES.with_(error="TypeError"),
+        meth("torch.Tensor.numpy"),
+        given="`t = x.detach()`, `x` on the GPU",
+        setup=given_t_on("cuda"),
+        source="t",
+        leaf="t",
+        devices=CUDA_ONLY,
+        gallery="gallery/from_numpy",
+    ),
+    Operation(
+        "numpy_force_of_cuda",
+        "x.numpy(force=True)",
+        "devices",
+        ARRAY_COPY,
+        meth("torch.Tensor.numpy"),
+        given="`x` on the GPU",
+        setup=given_x_on("cuda"),
+        devices=CUDA_ONLY,
+        gallery="gallery/from_numpy",
+    ),
+)
+
+BY_ID: Mapping[str, Operation] = MappingProxyType({op.id: op for op in CATALOGUE})
+
+
+def group(group_id: str) -> tuple[Operation, ...]:
+    """Return the operations of one group, in catalogue order."""
+    if group_id not in GROUP_IDS:
+        raise KeyError(f"no group {group_id!r}; groups: {', '.join(GROUP_IDS)}")
+    return tuple(op for op in CATALOGUE if op.group == group_id)
+
+
+def lookup(op_ids: list[str]) -> list[Operation]:
+    """Return the operations with these ids, failing with the unknown ones named."""
+    unknown = [op_id for op_id in op_ids if op_id not in BY_ID]
+    if unknown:
+        raise KeyError(f"unknown operation id(s): {', '.join(unknown)}")
+    return [BY_ID[op_id] for op_id in op_ids]
+
+
+#: What every operation of a group must be expected to do, whatever the device.
+GROUP_RULES: Mapping[str, Callable[[Facts], bool]] = MappingProxyType(
+    {
+        "views": lambda f: f == VIEW,
+        "maybe-views": lambda f: f in (VIEW, COPY, SELF),
+        "copies": lambda f: f.shares_storage is False and f.writes_propagate is False,
+        "detached": lambda f: (
+            f.shares_storage is True and f.grad_flows_to_source is False
+        ),
+        "numpy": lambda f: f.shares_storage is not None,
+        "in-place": lambda f: f.returns_self is True or f.error is not None,
+        "devices": lambda f: f.shares_storage is not None or f.error is not None,
+    }
+)
+
+
+def problems() -> list[str]:
+    """Return every inconsistency in the catalogue (empty when it is sound)."""
+    found = []
+    for kind, names in [
+        ("id", [op.id for op in CATALOGUE]),
+        ("anchor", [op.anchor for op in CATALOGUE]),
+    ]:
+        found += [
+            f"duplicate {kind} {n!r}" for n in sorted(set(names)) if names.count(n) > 1
+        ]
+    for op in CATALOGUE:
+        if op.group not in GROUP_IDS:
+            found.append(f"{op.id}: unknown group {op.group!r}")
+            continue
+        for device, facts in [("any", op.expect), *op.expect_on.items()]:
+            if not GROUP_RULES[op.group](facts):
+                found.append(
+                    f"{op.id}: expected facts on {device} do not fit group {op.group!r}"
+                )
+            if facts.error is not None and any(
+                getattr(facts, name) is not None for name in FIELDS
+            ):
+                found.append(f"{op.id}: an expression that raises has no other facts")
+    return found
+
+
+def fact_names() -> tuple[str, ...]:
+    """Return the names of every field of :class:`Facts`, ``error`` last."""
+    return tuple(f.name for f in fields(Facts))

@@ -1,0 +1,184 @@
+"""The catalogue covers every operation the site promises, each defined once and soundly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sphinx.util.inventory import InventoryFile
+
+from semantics import catalogue
+from semantics.catalogue import BY_ID, CATALOGUE, FIELDS, GROUP_IDS
+
+ROOT = Path(__file__).resolve().parents[1]
+INVENTORIES = ROOT / "conf" / "inventories"
+ROLE_TYPES = {"meth": "py:method", "func": "py:function", "attr": "py:attribute"}
+
+# Every id the reference promises, with the expression it stands for. Index tensors
+# carry ``device=x.device`` so that the same text also runs on a GPU, and the module of
+# ``state_dict`` is named ``m`` so that its weight can be compared with the result.
+PROMISED = {
+    "clone": "x.clone()",
+    "detach": "x.detach()",
+    "detach_clone": "x.detach().clone()",
+    "copy_": "torch.empty_like(x).copy_(x)",
+    "new_tensor": "x.new_tensor(x)",
+    "torch.tensor": "torch.tensor(x)",
+    "torch.as_tensor": "torch.as_tensor(x)",
+    "view": "x.view(3, 2)",
+    "view_as": "x.view_as(torch.empty(3, 2))",
+    "reshape_contiguous": "x.reshape(3, 2)",
+    "reshape_noncontiguous": "x.t().reshape(6)",
+    "flatten_contiguous": "x.flatten()",
+    "contiguous_already": "x.contiguous()",
+    "contiguous_from_transposed": "x.t().contiguous()",
+    "slice_basic": "x[:, 1:]",
+    "index_int": "x[0]",
+    "index_advanced": "x[[0, 1]]",
+    "index_bool_mask": "x[x > 2]",
+    "index_select": "x.index_select(0, torch.tensor([0, 1], device=x.device))",
+    "masked_select": "x.masked_select(x > 2)",
+    "gather": "x.gather(1, torch.tensor([[0], [1]], device=x.device))",
+    "narrow": "x.narrow(1, 0, 2)",
+    "select": "x.select(0, 1)",
+    "t": "x.t()",
+    "transpose": "x.transpose(0, 1)",
+    "permute": "x.permute(1, 0)",
+    "expand": "x[:1].expand(4, 3)",
+    "unsqueeze": "x.unsqueeze(0)",
+    "squeeze": "x.unsqueeze(0).squeeze(0)",
+    "split": "x.split(1)[1]",
+    "chunk": "x.chunk(2)[1]",
+    "unbind": "x.unbind()[1]",
+    "diagonal": "x.diagonal()",
+    "unfold": "x.unfold(1, 2, 1)",
+    "movedim": "x.movedim(0, 1)",
+    "flip": "x.flip(0)",
+    "to_same_dtype": "x.to(torch.float32)",
+    "to_other_dtype": "x.to(torch.float64)",
+    "float_same_dtype": "x.float()",
+    "cpu_on_cpu": "x.cpu()",
+    "data": "x.data",
+    "copy.copy": "copy.copy(x)",
+    "copy.deepcopy": "copy.deepcopy(x)",
+    "add_out_of_place": "x + 0",
+    "relu": "F.relu(x)",
+    "relu_": "F.relu_(y)",
+    "add_": "y.add_(1)",
+    "torch.from_numpy": "torch.from_numpy(a)",
+    "Tensor.numpy": "t.numpy()",
+    "Tensor.numpy_force": "x.numpy(force=True)",
+    "state_dict": 'm.state_dict()["weight"]',
+}
+# The operations that cross devices, measured on CUDA runs.
+CROSSING = {
+    "to_cuda": 'x.to("cuda")',
+    "cuda": "x.cuda()",
+    "cpu_of_cuda": "x.cpu()",
+    "copy_across_devices": 'torch.empty_like(x, device="cuda").copy_(x)',
+    "pin_memory": "x.pin_memory()",
+    "numpy_of_cuda": "t.numpy()",
+}
+
+
+@pytest.mark.parametrize(("op_id", "code"), PROMISED.items(), ids=list(PROMISED))
+def test_promised_operation_is_catalogued_with_its_expression(
+    op_id: str, code: str
+) -> None:
+    assert op_id in BY_ID, f"the catalogue lost {op_id!r}"
+    assert BY_ID[op_id].code == code
+    assert BY_ID[op_id].applies_to("cpu"), f"{op_id} must be measured on every build"
+
+
+# Ids are prefixed: a bare "cuda" id would read as the cuda marker and skip on CPU runs.
+@pytest.mark.parametrize(
+    ("op_id", "code"), CROSSING.items(), ids=[f"op:{op_id}" for op_id in CROSSING]
+)
+def test_device_crossing_is_catalogued_for_cuda_runs(op_id: str, code: str) -> None:
+    op = BY_ID[op_id]
+    assert op.code == code
+    assert op.group == "devices"
+    assert op.applies_to("cuda")
+    assert not op.applies_to("cpu")
+
+
+def test_the_catalogue_has_no_inconsistency() -> None:
+    assert catalogue.problems() == []
+
+
+def test_problems_are_found_when_a_group_rule_is_broken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clone = BY_ID["clone"]
+    broken = catalogue.replace(clone, group="views")  # a copy filed under views
+    monkeypatch.setattr(catalogue, "CATALOGUE", (*CATALOGUE, broken))
+    found = catalogue.problems()
+    assert "duplicate id 'clone'" in found
+    assert "clone: expected facts on any do not fit group 'views'" in found
+
+
+def test_the_in_place_rows_use_a_non_leaf_and_the_numpy_rows_an_array() -> None:
+    assert BY_ID["relu_"].source == "y"
+    assert BY_ID["add_"].source == "y"
+    names = BY_ID["torch.from_numpy"].setup("cpu")
+    assert names["a"].dtype.name == "float64"  # type: ignore[attr-defined]
+    x = BY_ID["clone"].setup("cpu")["x"]
+    assert x.is_leaf
+    assert x.requires_grad
+    assert not x._is_view()
+    assert (x.dtype, tuple(x.shape)) == (catalogue.torch.float32, (2, 3))  # type: ignore[attr-defined]
+
+
+def test_every_group_has_operations_and_every_operation_a_known_group() -> None:
+    assert {op.group for op in CATALOGUE} == set(GROUP_IDS)
+    with pytest.raises(KeyError, match="no group 'nope'"):
+        catalogue.group("nope")
+
+
+def test_lookup_names_the_unknown_ids() -> None:
+    assert [op.id for op in catalogue.lookup(["view", "clone"])] == ["view", "clone"]
+    with pytest.raises(KeyError, match="unknown operation id\\(s\\): nope"):
+        catalogue.lookup(["view", "nope"])
+
+
+def test_expected_facts_cover_every_measured_field() -> None:
+    assert catalogue.fact_names() == (*FIELDS, "error")
+
+
+def test_device_specific_facts_override_the_default() -> None:
+    bridge = BY_ID["detach_cpu_numpy"]
+    assert bridge.expected("cpu").shares_storage is True
+    assert bridge.expected("cuda").shares_storage is False
+
+
+def _inventory_names() -> dict[str, set[str]]:
+    names: dict[str, set[str]] = {}
+    for path in INVENTORIES.glob("*.inv"):
+        data = InventoryFile.loads(path.read_bytes(), uri="").data
+        for objtype, objects in data.items():
+            names.setdefault(objtype, set()).update(objects)
+    return names
+
+
+def test_every_api_link_is_in_an_inventory() -> None:
+    names = _inventory_names()
+    missing = [
+        f"{op.id}: {role} {target}"
+        for op in CATALOGUE
+        if op.api is not None
+        for role, target in [op.api]
+        if target not in names.get(ROLE_TYPES[role], set())
+    ]
+    assert not missing, f"API links that intersphinx cannot resolve: {missing}"
+
+
+def test_every_gallery_link_names_an_example_script() -> None:
+    missing = [
+        f"{op.id}: {op.gallery}"
+        for op in CATALOGUE
+        if op.gallery is not None
+        and not (
+            ROOT / "examples" / f"{op.gallery.removeprefix('gallery/')}.py"
+        ).exists()
+    ]
+    assert not missing, f"gallery pages that no example generates: {missing}"
