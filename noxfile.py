@@ -77,12 +77,42 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", "-n", "auto", *session.posargs, env=_env(device))
 
 
+@nox.session(reuse_venv=True, default=False)
+def browser(session: nox.Session) -> None:
+    """Build the site if needed, check its links, and test it in headless Chromium."""
+    device = _device(session)
+    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    if not Path(chromium).is_file():
+        session.error(
+            f"no Chromium at {chromium}: install Debian's package "
+            "(apt-get update && apt-get install -y chromium) or set CHROMIUM"
+        )
+    _install(session, "browser")
+    # The docs session's own build: an unchanged tree executes and rewrites nothing.
+    session.run("sphinx-build", *SPHINX_ARGS, env=_env(device))
+    session.run(
+        "python", "conf/_ext/site_links.py", str(BUILD / "html"),
+        "--external", str(BUILD / "linkcheck" / "external.txt"),
+    )  # fmt: skip
+    session.run(
+        "pytest", "browser_tests",
+        "--output", str(BUILD / "playwright"),  # failure traces; emptied each run
+        *session.posargs,
+        env={**_env(device), "CHROMIUM": chromium},
+    )  # fmt: skip
+    session.log(f"screenshots: {BUILD / 'screenshots'}")
+
+
 @nox.session(reuse_venv=True)
 def lint(session: nox.Session) -> None:
-    """Check formatting and lint rules with ruff."""
+    """Check formatting and lint rules with ruff, and the CI workflows against their schema."""
     _install(session, "lint")
     session.run("ruff", "format", "--check", ".")
     session.run("ruff", "check", ".")
+    workflows = sorted(str(p) for p in (ROOT / ".github" / "workflows").glob("*.y*ml"))
+    session.run(
+        "check-jsonschema", "--builtin-schema", "vendor.github-workflows", *workflows
+    )
 
 
 @nox.session(reuse_venv=True)

@@ -13,6 +13,7 @@ sys.path.insert(0, str(CONF_DIR / "_ext"))
 sys.path.insert(0, str(ROOT))  # the semantics package: catalogue and probe
 
 import gallery_hooks  # noqa: E402
+import publishing  # noqa: E402
 import site_facts  # noqa: E402
 
 # -- Project ---------------------------------------------------------------------------
@@ -34,6 +35,9 @@ extensions = [
     "code_links",
     "execution_cache",
     "hermetic",
+    "sphinxext.opengraph",
+    "notfound.extension",
+    "publishing",
     "semantics_site",
 ]
 
@@ -121,3 +125,20 @@ html_theme_options = {
     "navigation_with_keys": False,
 }
 html_sidebars = {"index": [], "reference": []}  # the matrix needs the width
+html_favicon = "_static/favicon.svg"  # else browsers ask the host for /favicon.ico
+
+# -- Publishing: base URL, page descriptions, sitemap, 404 page --------------------------
+html_baseurl = publishing.base_url()  # SITE_URL when publishing; see README
+ogp_site_url = html_baseurl
+ogp_social_cards = {"enable": False}  # no per-page PNG drawn with matplotlib
+ogp_description_length = 160
+ogp_enable_meta_description = True  # <meta name="description"> from each page's text
+notfound_urls_prefix = publishing.path_prefix(html_baseurl)
+notfound_context = {
+    "title": "Page not found",
+    "body": (
+        "<h1>Page not found</h1>\n<p>There is no page at this address. Start again "
+        f'from the <a href="{notfound_urls_prefix}index.html">home page</a>, or use the '
+        "search box above.</p>"
+    ),
+}

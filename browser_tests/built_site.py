@@ -1,0 +1,131 @@
+"""What the built site in build/html contains, read from its files to parametrize tests."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = ROOT / "build" / "html"
+SCREENSHOTS = ROOT / "build" / "screenshots"
+REQUEST_LOG = ROOT / "build" / "browser" / "requests.txt"
+GALLERY_INDEX = "gallery/index.html"
+MATRIX_PAGE = "reference.html"
+SEMANTICS = "semantics.json"
+# Pages Sphinx and the 404 extension generate: no content of their own.
+GENERATED = {"genindex.html", "search.html", "404.html", "py-modindex.html"}
+_ASSET_DIRS = ("_static/", "_sources/", "_downloads/", "_images/")
+
+
+def require(name: str) -> Path:
+    """Return the path of a built file, failing with a clear message when it is missing."""
+    path = HTML / name
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{path} does not exist: the built site lacks it (run `nox -s browser`, "
+            "which builds the site first)"
+        )
+    return path
+
+
+def pages() -> list[str]:
+    """Every content page of the site, as a path relative to the site root."""
+    require("index.html")
+    found = []
+    for path in sorted(HTML.rglob("*.html")):
+        name = path.relative_to(HTML).as_posix()
+        if not name.startswith(_ASSET_DIRS) and name not in GENERATED:
+            found.append(name)
+    return found
+
+
+def sections() -> list[str]:
+    """The pages a reader reaches from the home page in one click.
+
+    Every content page outside the gallery (the narrative pages and the reference
+    matrix, wherever they sit) and the gallery's index; its entries are one more click.
+    """
+    gallery = posixpath.dirname(GALLERY_INDEX) + "/"
+    return [
+        name
+        for name in pages()
+        if name != "index.html"
+        and (name == GALLERY_INDEX or not name.startswith(gallery))
+    ]
+
+
+@dataclass(frozen=True)
+class GalleryEntry:
+    """One thumbnail of the gallery index: the page it links to and its image."""
+
+    page: str  # relative to the site root, e.g. gallery/clone.html
+    thumbnail: str  # relative to the site root, e.g. _images/sphx_glr_clone_thumb.png
+
+
+class _GalleryParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.entries: list[tuple[str, str]] = []
+        self._image: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        if (
+            tag == "div"
+            and "sphx-glr-thumbcontainer" in values.get("class", "").split()
+        ):
+            self._image = ""
+        elif tag == "img" and self._image == "":
+            self._image = values.get("src", "")
+        elif tag == "a" and self._image is not None:
+            self.entries.append((values.get("href", ""), self._image))
+            self._image = None
+
+
+def _resolve(base: str, href: str) -> str:
+    return posixpath.normpath(
+        posixpath.join(posixpath.dirname(base), urlsplit(href).path)
+    )
+
+
+def gallery_entries() -> list[GalleryEntry]:
+    """Every entry of the gallery index, in page order."""
+    parser = _GalleryParser()
+    parser.feed(require(GALLERY_INDEX).read_text(encoding="utf-8"))
+    return [
+        GalleryEntry(_resolve(GALLERY_INDEX, href), _resolve(GALLERY_INDEX, image))
+        for href, image in parser.entries
+    ]
+
+
+def pages_with_prompts() -> list[str]:
+    """Pages with a code block that shows interpreter prompts (``>>>``, ``$``)."""
+    return [
+        name
+        for name in pages()
+        if 'class="gp"' in (HTML / name).read_text(encoding="utf-8")
+    ]
+
+
+def published_url() -> str:
+    """The URL the site is published at, from the home page's canonical link."""
+    text = require("index.html").read_text(encoding="utf-8")
+    match = re.search(r'<link rel="canonical" href="([^"]+)"', text)
+    if not match:
+        raise ValueError("the home page has no canonical link: is html_baseurl set?")
+    return match.group(1).rsplit("/", 1)[0] + "/"
+
+
+def path_prefix() -> str:
+    """The URL path the site is published under: ``/`` at a host's root."""
+    return urlsplit(published_url()).path or "/"
+
+
+def semantics() -> dict:
+    """The reference matrix's measured data, as published next to the pages."""
+    return json.loads(require(SEMANTICS).read_text(encoding="utf-8"))

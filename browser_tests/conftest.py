@@ -1,0 +1,223 @@
+"""Serve build/html on 127.0.0.1 and drive Debian's Chromium through it with Playwright.
+
+Every request the browser makes is recorded (build/browser/requests.txt). A test fails
+when its pages ask any host but 127.0.0.1 for anything (such a request is blocked, so
+nothing leaves the machine), when a request fails or answers with an error status it
+did not expect, and when a page logs a console error or throws.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import built_site
+import pytest
+from playwright.sync_api import (
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Request,
+    Response,
+    Route,
+)
+
+# Debian's package: Playwright's own browser download cannot reach its host here.
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # CI runs as root, where Chromium's sandbox refuses to start
+    "--disable-gpu",
+    # Nothing but the pages may talk to the network: no updates, sync, field trials.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+HOST = "127.0.0.1"
+_LOCAL_SCHEMES = {"data", "blob", "about"}
+
+
+class _SiteHandler(SimpleHTTPRequestHandler):
+    """Serve the site under its published path prefix, answering 404s with 404.html."""
+
+    def __init__(self, *args: object, prefix: str, **kwargs: object) -> None:
+        self.prefix = prefix
+        super().__init__(*args, directory=str(built_site.HTML), **kwargs)
+
+    def translate_path(self, path: str) -> str:
+        path = urlsplit(path).path
+        if not path.startswith(self.prefix):
+            return str(built_site.HTML / "\0outside")
+        return super().translate_path("/" + path[len(self.prefix) :])
+
+    def send_error(
+        self, code: int, message: str | None = None, explain: str | None = None
+    ) -> None:
+        page = built_site.HTML / "404.html"
+        if code != 404 or not page.is_file():
+            super().send_error(code, message, explain)
+            return
+        body = page.read_bytes()  # as GitHub Pages does for a missing path
+        self.send_response(404, message)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """The browser side records every request; keep the test output clean."""
+
+
+@pytest.fixture(scope="session")
+def base_url() -> Iterator[str]:
+    """Serve build/html on a free port of 127.0.0.1; the URL of the site's root."""
+    prefix = built_site.path_prefix()
+    server = ThreadingHTTPServer((HOST, 0), partial(_SiteHandler, prefix=prefix))
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://{HOST}:{server.server_port}{prefix}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """Launch Debian's Chromium by path; Playwright gives each launch a fresh profile."""
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(
+            f"no Chromium at {CHROMIUM}: install Debian's package "
+            "(apt-get update && apt-get install -y chromium) or set CHROMIUM"
+        )
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": CHROMIUM_ARGS,
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    return {
+        **browser_context_args,
+        "viewport": {"width": 1280, "height": 800},
+        "accept_downloads": True,
+        "color_scheme": "light",
+    }
+
+
+def is_local(url: str) -> bool:
+    """Tell whether a request stays on this machine's test server."""
+    parts = urlsplit(url)
+    return parts.scheme in _LOCAL_SCHEMES or (
+        parts.scheme == "http" and parts.hostname == HOST
+    )
+
+
+@dataclass
+class Traffic:
+    """What the browser did while one test ran."""
+
+    requests: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    expected_status: dict[str, int] = field(default_factory=dict)
+
+    def expect_status(self, url: str, status: int) -> None:
+        """Let one URL answer with an error status (the 404 page's own test)."""
+        self.expected_status[url] = status
+
+    def on_response(self, response: Response) -> None:
+        expected = self.expected_status.get(response.url)
+        if response.status >= 400 and response.status != expected:
+            self.failed.append(f"{response.url}: HTTP {response.status}")
+
+    def on_request_failed(self, request: Request) -> None:
+        self.failed.append(f"{request.url}: {request.failure}")
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        where = message.location.get("url", "")
+        if message.type == "error" and where not in self.expected_status:
+            self.errors.append(
+                f"console error on {message.page.url if message.page else where}: {message.text}"
+            )
+
+    def problems(self) -> list[str]:
+        return (
+            [f"request to another host: {url}" for url in self.outside]
+            + [f"failed request: {item}" for item in self.failed]
+            + self.errors
+        )
+
+
+_ALL_REQUESTS: list[str] = []
+_CALL_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    report = yield
+    if report.when == "call":
+        item.stash[_CALL_FAILED] = report.failed
+    return report
+
+
+@pytest.fixture(autouse=True)
+def traffic(
+    context: BrowserContext, request: pytest.FixtureRequest
+) -> Iterator[Traffic]:
+    """Record every request of the test's browser context and fail on any problem."""
+    seen = Traffic()
+
+    def route(route: Route) -> None:
+        if is_local(route.request.url):
+            route.continue_()
+        else:
+            seen.outside.append(route.request.url)
+            route.abort("blockedbyclient")
+
+    context.route("**/*", route)
+    context.on("request", lambda r: seen.requests.append(f"{r.method} {r.url}"))
+    context.on("response", seen.on_response)
+    context.on("requestfailed", seen.on_request_failed)
+    context.on("console", seen.on_console)
+    context.on("weberror", lambda e: seen.errors.append(f"uncaught error: {e.error}"))
+    yield seen
+    _ALL_REQUESTS.extend([f"# {request.node.nodeid}", *seen.requests])
+    problems = "\n".join(seen.problems())
+    if request.node.stash.get(_CALL_FAILED, False):
+        if problems:  # the test failed already: one failure per test is enough
+            print(f"the browser also saw:\n{problems}")
+    else:
+        assert not problems, f"the browser saw:\n{problems}"
+
+
+def visit(page: Page, path: str) -> Response:
+    """Open a page of the site, relative to its root, and wait until it stops loading."""
+    response = page.goto(path)
+    assert response is not None, f"no response for {path}"
+    assert response.ok, f"{path} answered HTTP {response.status}"
+    page.wait_for_load_state("networkidle")
+    return response
+
+
+@pytest.fixture
+def open_page(page: Page):
+    """Open a page of the site by its path (``gallery/clone.html``) and wait for it."""
+    return partial(visit, page)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _ALL_REQUESTS:
+        built_site.REQUEST_LOG.parent.mkdir(parents=True, exist_ok=True)
+        built_site.REQUEST_LOG.write_text(
+            "\n".join(_ALL_REQUESTS) + "\n", encoding="utf-8"
+        )

@@ -1,0 +1,88 @@
+"""Every gallery entry has its own thumbnail, and its page's downloads really download."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import zipfile
+from pathlib import Path
+
+import built_site
+import pytest
+from playwright.sync_api import Page
+
+ENTRIES = built_site.gallery_entries()
+_TITLE = """() => {
+    const h1 = document.querySelector('main h1').cloneNode(true);
+    h1.querySelectorAll('.headerlink').forEach(e => e.remove());
+    return h1.textContent.trim();
+}"""
+_THUMBNAILS = """() => [...document.querySelectorAll('.sphx-glr-thumbcontainer img')].map(
+    img => ({src: img.currentSrc, complete: img.complete,
+             width: img.naturalWidth, height: img.naturalHeight}))"""
+
+
+def _download(page: Page, selector: str, folder: Path) -> Path:
+    """Click the first download link matching ``selector``; return the saved file."""
+    with page.expect_download() as info:
+        page.locator(selector).first.click()
+    download = info.value
+    assert download.failure() is None, f"{selector}: {download.failure()}"
+    path = folder / download.suggested_filename
+    download.save_as(path)
+    assert path.stat().st_size > 0, f"{path.name} downloaded empty"
+    return path
+
+
+def test_the_gallery_lists_entries() -> None:
+    assert ENTRIES, f"{built_site.GALLERY_INDEX} shows no gallery entry"
+
+
+def test_every_entry_shows_its_own_loaded_thumbnail(page: Page, open_page) -> None:
+    open_page(built_site.GALLERY_INDEX)
+    images = page.evaluate(_THUMBNAILS)
+    assert len(images) == len(ENTRIES)
+    for entry, image in zip(ENTRIES, images, strict=True):
+        assert image["complete"], f"{entry.page}: thumbnail did not load"
+        assert min(image["width"], image["height"]) > 0, f"{entry.page}: empty image"
+        assert "no_image" not in image["src"], f"{entry.page}: placeholder thumbnail"
+    digests = {
+        hashlib.sha256((built_site.HTML / e.thumbnail).read_bytes()).hexdigest()
+        for e in ENTRIES
+    }
+    assert len(digests) == len(ENTRIES), "two gallery entries share one thumbnail"
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.page)
+def test_entry_page_offers_python_and_notebook_downloads(
+    page: Page, open_page, entry: built_site.GalleryEntry, tmp_path: Path
+) -> None:
+    open_page(entry.page)
+    title = page.evaluate(_TITLE)
+    footer = ".sphx-glr-footer"
+    script = _download(page, f"{footer} .sphx-glr-download-python a", tmp_path)
+    assert script.name == Path(entry.page).with_suffix(".py").name
+    docstring = ast.get_docstring(ast.parse(script.read_text(encoding="utf-8")))
+    assert docstring, f"{script.name} has no docstring"
+    assert docstring.splitlines()[0].replace("`", "").strip() == title, (
+        f"{script.name} is not the script of the page titled {title!r}"
+    )
+    notebook = _download(page, f"{footer} .sphx-glr-download-jupyter a", tmp_path)
+    assert notebook.name == Path(entry.page).with_suffix(".ipynb").name
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    assert any(cell["cell_type"] == "code" for cell in cells)
+    text = "".join("".join(cell["source"]) for cell in cells).replace("`", "")
+    assert title in text, f"{notebook.name} does not carry the title {title!r}"
+
+
+@pytest.mark.parametrize(("kind", "suffix"), [("python", ".py"), ("jupyter", ".ipynb")])
+def test_download_all_holds_every_entry(
+    page: Page, open_page, kind: str, suffix: str, tmp_path: Path
+) -> None:
+    open_page(built_site.GALLERY_INDEX)
+    archive = _download(page, f".sphx-glr-footer .sphx-glr-download-{kind} a", tmp_path)
+    with zipfile.ZipFile(archive) as zipped:
+        names = {Path(name).name for name in zipped.namelist()}
+    wanted = {Path(entry.page).with_suffix(suffix).name for entry in ENTRIES}
+    assert wanted <= names, f"{archive.name} lacks {sorted(wanted - names)}"

@@ -1,0 +1,50 @@
+"""The search box finds pages; Sphinx's search runs in the browser, so it is tested there."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+
+def _clone_example(path: str) -> bool:
+    return path == "gallery/clone.html"
+
+
+def _views_page(path: str) -> bool:
+    """The narrative page on views: outside the gallery, named for views."""
+    return not path.startswith("gallery/") and posixpath.basename(path).startswith(
+        "view"
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "wanted"),
+    [
+        pytest.param("clone", _clone_example, id="clone-finds-the-clone-example"),
+        pytest.param("view", _views_page, id="view-finds-the-views-page"),
+    ],
+)
+def test_search_box_finds(
+    page: Page, open_page, base_url: str, query: str, wanted: Callable[[str], bool]
+) -> None:
+    open_page("index.html")
+    page.locator("button.search-button__button").filter(visible=True).first.click()
+    box = page.locator("input[name=q]").filter(visible=True).first
+    box.fill(query)
+    box.press("Enter")
+    page.wait_for_url(f"**/search.html?q={query}*")
+    expect(page.locator("#search-results .search-summary")).to_contain_text(
+        "Search finished", timeout=15_000
+    )
+    found = [
+        href.removeprefix(base_url).split("#")[0]
+        for href in page.eval_on_selector_all(
+            "#search-results ul.search li a", "links => links.map(a => a.href)"
+        )
+    ]
+    assert any(wanted(path) for path in found), (
+        f"searching {query!r} found {found}, not {wanted.__doc__ or wanted.__name__}"
+    )

@@ -1,0 +1,67 @@
+"""Sphinx extension: where the site is published, and the sitemap that lists its pages.
+
+The base URL comes from ``SITE_URL`` (the publishing workflow sets it to the GitHub
+Pages address); without it the site describes itself as served locally. The sitemap is
+written from the whole environment after every build, so an incremental rebuild that
+rewrites no page still leaves a complete sitemap (sphinx-sitemap lists only the pages
+written by the last run: jdillard/sphinx-sitemap#13).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from urllib.parse import urlsplit
+from xml.etree import ElementTree
+
+from sphinx.application import Sphinx
+
+ENV_VAR = "SITE_URL"
+LOCAL_URL = "http://127.0.0.1:8000/"  # where `nox -s docs -- --serve` serves it
+SITEMAP = "sitemap.xml"
+_NAMESPACE = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+
+def base_url(environ: Mapping[str, str] | None = None) -> str:
+    """Return the absolute http(s) URL the site is published at, ending with ``/``."""
+    value = (os.environ if environ is None else environ).get(ENV_VAR, "").strip()
+    url = value or LOCAL_URL
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(
+            f"{ENV_VAR}={value!r} is not an absolute http(s) URL, "
+            "e.g. https://owner.github.io/repo/"
+        )
+    if parts.query or parts.fragment:
+        raise ValueError(f"{ENV_VAR}={value!r} must not have a query or a fragment")
+    return url if url.endswith("/") else url + "/"
+
+
+def path_prefix(url: str) -> str:
+    """Return the path a site at ``url`` is served under, e.g. ``/repo/`` (``/`` at a root)."""
+    path = urlsplit(url).path or "/"
+    return path if path.endswith("/") else path + "/"
+
+
+def sitemap_xml(site_url: str, page_uris: Iterable[str]) -> bytes:
+    """Return a sitemap listing each page URI (relative to the site root) under ``site_url``."""
+    urlset = ElementTree.Element("urlset", xmlns=_NAMESPACE)
+    for uri in sorted(set(page_uris)):
+        ElementTree.SubElement(ElementTree.SubElement(urlset, "url"), "loc").text = (
+            site_url + uri
+        )
+    ElementTree.indent(urlset)
+    return ElementTree.tostring(urlset, encoding="utf-8", xml_declaration=True)
+
+
+def _write_sitemap(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    uris = [app.builder.get_target_uri(doc) for doc in app.env.found_docs]
+    Path(app.outdir, SITEMAP).write_bytes(sitemap_xml(app.config.html_baseurl, uris))
+
+
+def setup(app: Sphinx) -> dict[str, object]:
+    app.connect("build-finished", _write_sitemap)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
