@@ -103,6 +103,16 @@ def browser(session: nox.Session) -> None:
     session.log(f"screenshots: {BUILD / 'screenshots'}")
 
 
+@nox.session(reuse_venv=True, default=False)
+def bench(session: nox.Session) -> None:
+    """Time a cold build, rebuilds and the test session on a fresh copy (see README)."""
+    device = _device(session)
+    _install(session, "test")
+    session.run(
+        "python", "benchmarks/bench_build.py", *session.posargs, env=_env(device)
+    )
+
+
 @nox.session(reuse_venv=True)
 def lint(session: nox.Session) -> None:
     """Check formatting and lint rules with ruff, and the CI workflows against their schema."""
