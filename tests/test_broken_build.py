@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "conf" / "_ext"))
-
-import build_command  # noqa: E402
+import small_site
 
 INDEX = """# A site with one broken part
 
@@ -60,29 +53,9 @@ def _build_site(
     tmp_path: Path, example: str, page: str
 ) -> subprocess.CompletedProcess[str]:
     """Build a tiny site with the project's real configuration, one example and one page."""
-    for folder in ("conf", "semantics"):  # the configuration and what it imports
-        shutil.copytree(
-            ROOT / folder,
-            tmp_path / folder,
-            ignore=shutil.ignore_patterns("__pycache__"),
-        )
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text(INDEX, encoding="utf-8")
-    (tmp_path / "docs" / "broken-page.md").write_text(page, encoding="utf-8")
-    (tmp_path / "examples").mkdir()
-    shutil.copy(ROOT / "examples" / "GALLERY_HEADER.rst", tmp_path / "examples")
-    (tmp_path / "examples" / "broken_on_purpose.py").write_text(
-        example, encoding="utf-8"
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "sphinx", *build_command.sphinx_args(tmp_path)],
-        cwd=tmp_path,
-        env={**os.environ, "MPLBACKEND": "Agg"},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    pages = {"index.md": INDEX, "broken-page.md": page}
+    small_site.prepare(tmp_path, pages, {"broken_on_purpose.py": example})
+    return small_site.build(tmp_path)
 
 
 @pytest.mark.parametrize(

@@ -7,22 +7,16 @@ directives, and one whose catalogue states a fact that PyTorch contradicts.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
-import build_command
 import devices
 import pytest
 import semantics_site
+import small_site
 
 from semantics import catalogue, probe
-
-ROOT = Path(__file__).resolve().parents[1]
-IGNORE = shutil.ignore_patterns("__pycache__")
 
 INDEX = """# A small site
 
@@ -39,7 +33,6 @@ narrative/views
 """
 MATRIX = "# The matrix\n\n## Rows\n\n```{semantics-matrix}\n```\n"
 VIEWS = "# Views\n\n```{semantics-list}\n:group: views\n```\n"
-# The catalogue links gallery pages; tiny scripts stand in for the real examples.
 STUB = '"""\n{name}\n{underline}\n\nA stand-in.\n"""\n\nprint("ran")\n'
 # Appended to the copied catalogue: the site now claims that clone() shares memory.
 WRONG_CLAIM = """
@@ -54,30 +47,18 @@ BY_ID = MappingProxyType({op.id: op for op in CATALOGUE})
 def _build(
     tmp_path: Path, catalogue_suffix: str = ""
 ) -> subprocess.CompletedProcess[str]:
-    shutil.copytree(ROOT / "conf", tmp_path / "conf", ignore=IGNORE)
-    shutil.copytree(ROOT / "semantics", tmp_path / "semantics", ignore=IGNORE)
+    pages = {"index.md": INDEX, "matrix.md": MATRIX, "narrative/views.md": VIEWS}
+    # The catalogue links gallery pages; tiny scripts stand in for the real examples.
+    stubs = {
+        f"{name}.py": STUB.format(name=name, underline="=" * len(name))
+        for name in {
+            op.gallery.split("/")[-1] for op in catalogue.CATALOGUE if op.gallery
+        }
+    }
+    small_site.prepare(tmp_path, pages, stubs)
     with (tmp_path / "semantics" / "catalogue.py").open("a", encoding="utf-8") as f:
         f.write(catalogue_suffix)
-    docs = tmp_path / "docs"
-    (docs / "narrative").mkdir(parents=True)
-    (docs / "index.md").write_text(INDEX, encoding="utf-8")
-    (docs / "matrix.md").write_text(MATRIX, encoding="utf-8")
-    (docs / "narrative" / "views.md").write_text(VIEWS, encoding="utf-8")
-    examples = tmp_path / "examples"
-    examples.mkdir()
-    shutil.copy(ROOT / "examples" / "GALLERY_HEADER.rst", examples)
-    for name in {op.gallery.split("/")[-1] for op in catalogue.CATALOGUE if op.gallery}:
-        text = STUB.format(name=name, underline="=" * len(name))
-        (examples / f"{name}.py").write_text(text, encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-m", "sphinx", *build_command.sphinx_args(tmp_path)],
-        cwd=tmp_path,
-        env={**os.environ, "MPLBACKEND": "Agg"},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    return small_site.build(tmp_path)
 
 
 @pytest.fixture(scope="module")
