@@ -85,7 +85,7 @@ sphinx_gallery_conf = {
     "gallery_dirs": ["gallery"],
     "filename_pattern": r".*\.py$",  # every script is executed, not only plot_*.py
     "ignore_pattern": r"__init__\.py",
-    "within_subsection_order": "FileNameSortKey",
+    "within_subsection_order": "gallery_hooks.ReadingOrder",
     "download_all_examples": True,
     "abort_on_example_error": False,
     "only_warn_on_example_error": False,

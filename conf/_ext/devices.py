@@ -30,7 +30,7 @@ def check_available(device: str, cuda_available: bool) -> None:
         raise DeviceError(
             f"{ENV_VAR}=cuda was requested, but CUDA is not available to torch on this "
             "machine (no GPU, no driver, or a CPU-only torch build); "
-            f"Unset {ENV_VAR} or set {ENV_VAR}=cpu to run on the CPU"
+            f"unset {ENV_VAR} or set {ENV_VAR}=cpu to run on the CPU"
         )
 
 
