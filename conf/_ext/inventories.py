@@ -79,13 +79,18 @@ TORCH_FUNCTION_MODULES = (
     "torch.nn.functional",
     "torch.cuda",
     "torch.autograd",
+    "torch.nn.init",
+    "torch.optim",
 )
+# Modules documented on a single page of their own rather than one page per object.
+TORCH_SINGLE_PAGE_MODULES = {"torch.nn.init": "nn.init.html"}
 TORCH_CLASS_WITH_MEMBERS = ("torch.nn.Module", "torch.nn.Parameter")
 
 
 def _torch_uri(name: str) -> str:
-    page = TORCH_PAGES.get(name, f"generated/{name}.html")
-    return f"{page}#{name}"
+    module = name.rpartition(".")[0]
+    page = TORCH_PAGES.get(name) or TORCH_SINGLE_PAGE_MODULES.get(module)
+    return f"{page or f'generated/{name}.html'}#{name}"
 
 
 def torch_entries() -> Iterator[Entry]:
@@ -129,7 +134,8 @@ def _lookup(dotted: str) -> object:
 
 
 def _torch_module_page(modname: str) -> str:
-    return {"torch": "torch.html", "torch.nn.functional": "nn.functional.html"}.get(
+    pages = {"torch": "torch.html", "torch.nn.functional": "nn.functional.html"}
+    return (pages | TORCH_SINGLE_PAGE_MODULES).get(
         modname, f"{modname.removeprefix('torch.')}.html"
     )
 
