@@ -177,6 +177,29 @@ def given_t_on(place: str) -> Setup:
     return lambda device: given_t(place)
 
 
+@dataclass(frozen=True)
+class Start:
+    """What an expression starts from: its names, shown to readers and built on a device."""
+
+    #: The names in words, for readers (backticks mark code); empty for plain ``x``.
+    given: str
+    #: Builds those names on a device type (``setup("cuda")``).
+    setup: Setup
+    #: Expression naming the tensor or array the result is compared with.
+    source: str = "x"
+    #: Expression naming the leaf whose ``.grad`` a backward through the result should reach.
+    leaf: str = "x"
+
+
+FROM_X = Start("", given_x)
+FROM_Y = Start("`y = x * 1`, not a leaf", given_y, source="y")
+FROM_T = Start("`t = x.detach()`", given_t, source="t", leaf="t")
+FROM_A = Start("`a = np.arange(6.0).reshape(2, 3)`, float64", given_a, "a", "a")
+FROM_M = Start("`m = nn.Linear(2, 2)`", given_m, "m.weight", "m.weight")
+FROM_X_ON_CPU = Start("`x` on the CPU", given_x_on("cpu"))
+FROM_X_ON_GPU = Start("`x` on the GPU", given_x_on("cuda"))
+FROM_T_ON_GPU = Start("`t = x.detach()`, `x` on the GPU", given_t_on("cuda"), "t", "t")
+
 #: Modules an expression may name, besides the names its setup defines.
 NAMESPACE: Mapping[str, object] = MappingProxyType(
     {"torch": torch, "F": F, "nn": nn, "copy": copy, "np": np}
@@ -194,21 +217,34 @@ class Operation:
     expect: Facts
     #: Sphinx role and target of the official API documentation, e.g. ``("meth", "torch.Tensor.clone")``.
     api: tuple[str, str] | None = None
-    #: What ``code`` starts from when it is not ``x`` on the device, shown under it.
-    #: Backticks mark code, as in Markdown.
-    given: str = ""
-    #: Builds those names on a device type (``setup("cuda")``).
-    setup: Setup = given_x
-    #: Expression naming the tensor or array the result is compared with.
-    source: str = "x"
-    #: Expression naming the leaf whose ``.grad`` a backward through the result should reach.
-    leaf: str = "x"
+    #: What ``code`` starts from, when it is not ``x`` on the device.
+    start: Start = FROM_X
     #: Docname of the gallery page about this operation, e.g. ``"gallery/clone"``.
     gallery: str | None = None
     #: Device types the expression is measured on; ``None`` for every device.
     devices: tuple[str, ...] | None = None
     #: Facts that differ on one device type, keyed by that device type.
     expect_on: Mapping[str, Facts] = field(default_factory=dict)
+
+    @property
+    def given(self) -> str:
+        """What the expression starts from, for readers; empty for plain ``x``."""
+        return self.start.given
+
+    @property
+    def setup(self) -> Setup:
+        """Builds the names the expression uses, on a device type."""
+        return self.start.setup
+
+    @property
+    def source(self) -> str:
+        """Expression naming the tensor or array the result is compared with."""
+        return self.start.source
+
+    @property
+    def leaf(self) -> str:
+        """Expression naming the leaf whose ``.grad`` a backward through the result reaches."""
+        return self.start.leaf
 
     @property
     def anchor(self) -> str:
@@ -496,10 +532,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "detached",
         DETACHED_ALIAS,
         meth("torch.nn.Module.state_dict"),
-        given="`m = nn.Linear(2, 2)`",
-        setup=given_m,
-        source="m.weight",
-        leaf="m.weight",
+        start=FROM_M,
     ),
     # -- NumPy ---------------------------------------------------------------------------
     Operation(
@@ -509,10 +542,7 @@ CATALOGUE: tuple[Operation, ...] = (
         # NumPy arrays have neither autograd nor a version counter.
         Facts(True, True, False, False, True, None, None),
         func("torch.from_numpy"),
-        given="`a = np.arange(6.0).reshape(2, 3)`, float64",
-        setup=given_a,
-        source="a",
-        leaf="a",
+        start=FROM_A,
         devices=CPU_ONLY,
         gallery="gallery/from_numpy",
     ),
@@ -522,10 +552,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "numpy",
         Facts(True, True, False, False, True, None, None),
         func("torch.as_tensor"),
-        given="`a = np.arange(6.0).reshape(2, 3)`, float64",
-        setup=given_a,
-        source="a",
-        leaf="a",
+        start=FROM_A,
         devices=CPU_ONLY,
         gallery="gallery/from_numpy",
     ),
@@ -535,10 +562,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "numpy",
         Facts(False, False, False, False, True, None, None),
         func("torch.tensor"),
-        given="`a = np.arange(6.0).reshape(2, 3)`, float64",
-        setup=given_a,
-        source="a",
-        leaf="a",
+        start=FROM_A,
         devices=CPU_ONLY,
         gallery="gallery/from_numpy",
     ),
@@ -548,10 +572,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "numpy",
         ARRAY,
         meth("torch.Tensor.numpy"),
-        given="`t = x.detach()`",
-        setup=given_t,
-        source="t",
-        leaf="t",
+        start=FROM_T,
         devices=CPU_ONLY,
         gallery="gallery/from_numpy",
     ),
@@ -570,10 +591,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "numpy",
         ARRAY,
         func("numpy.asarray"),
-        given="`t = x.detach()`",
-        setup=given_t,
-        source="t",
-        leaf="t",
+        start=FROM_T,
         devices=CPU_ONLY,
     ),
     Operation(
@@ -593,9 +611,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "in-place",
         SELF.with_(result_is_leaf=False),
         func("torch.nn.functional.relu_"),
-        given="`y = x * 1`, not a leaf",
-        setup=given_y,
-        source="y",
+        start=FROM_Y,
         gallery="gallery/inplace_relu_memory",
     ),
     Operation(
@@ -604,9 +620,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "in-place",
         SELF.with_(result_is_leaf=False),
         meth("torch.Tensor.add_"),
-        given="`y = x * 1`, not a leaf",
-        setup=given_y,
-        source="y",
+        start=FROM_Y,
     ),
     Operation(
         "add_leaf",
@@ -622,8 +636,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "devices",
         COPY,
         meth("torch.Tensor.to"),
-        given="`x` on the CPU",
-        setup=given_x_on("cpu"),
+        start=FROM_X_ON_CPU,
         devices=CUDA_ONLY,
     ),
     Operation(
@@ -632,8 +645,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "devices",
         COPY,
         meth("torch.Tensor.cuda"),
-        given="`x` on the CPU",
-        setup=given_x_on("cpu"),
+        start=FROM_X_ON_CPU,
         devices=CUDA_ONLY,
     ),
     Operation(
@@ -642,8 +654,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "devices",
         SELF,
         meth("torch.Tensor.cuda"),
-        given="`x` on the GPU",
-        setup=given_x_on("cuda"),
+        start=FROM_X_ON_GPU,
         devices=CUDA_ONLY,
     ),
     Operation(
@@ -652,8 +663,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "devices",
         COPY,
         meth("torch.Tensor.cpu"),
-        given="`x` on the GPU",
-        setup=given_x_on("cuda"),
+        start=FROM_X_ON_GPU,
         devices=CUDA_ONLY,
     ),
     Operation(
@@ -662,8 +672,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "devices",
         COPY,
         meth("torch.Tensor.copy_"),
-        given="`x` on the CPU",
-        setup=given_x_on("cpu"),
+        start=FROM_X_ON_CPU,
         gallery="gallery/copy_",
         devices=CUDA_ONLY,
     ),
@@ -675,8 +684,7 @@ CATALOGUE: tuple[Operation, ...] = (
         # through the copy.
         COPY,
         meth("torch.Tensor.pin_memory"),
-        given="`x` on the CPU",
-        setup=given_x_on("cpu"),
+        start=FROM_X_ON_CPU,
         devices=CUDA_ONLY,
     ),
     Operation(
@@ -685,10 +693,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "devices",
         RAISES.with_(error="TypeError"),
         meth("torch.Tensor.numpy"),
-        given="`t = x.detach()`, `x` on the GPU",
-        setup=given_t_on("cuda"),
-        source="t",
-        leaf="t",
+        start=FROM_T_ON_GPU,
         devices=CUDA_ONLY,
         gallery="gallery/from_numpy",
     ),
@@ -698,8 +703,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "devices",
         ARRAY_COPY,
         meth("torch.Tensor.numpy"),
-        given="`x` on the GPU",
-        setup=given_x_on("cuda"),
+        start=FROM_X_ON_GPU,
         devices=CUDA_ONLY,
         gallery="gallery/from_numpy",
     ),

@@ -49,9 +49,7 @@ def fake(code: str, source: str = "x") -> Operation:
         code=code,
         group="copies",
         expect=catalogue.RAISES,
-        setup=given,
-        source=source,
-        leaf=source,
+        start=catalogue.Start("", given, source, source),
     )
 
 
@@ -156,7 +154,8 @@ def test_each_field_is_measured_on_a_fresh_evaluation() -> None:
         calls.append(device)
         return given(device)
 
-    op = catalogue.replace(fake("x[0]"), setup=counting)
+    op = fake("x[0]")
+    op = catalogue.replace(op, start=catalogue.replace(op.start, setup=counting))
     probe.measure(op, "cpu")
     # One evaluation per field: a write made to measure one field cannot leak into
     # the measurement of another.
