@@ -1,0 +1,299 @@
+"""The site's assertions have teeth: if PyTorch changed behaviour, the checks go red.
+
+Each sabotage below replaces one PyTorch function with a version that breaks the
+behaviour a page teaches (``clone()`` that shares memory, ``view()`` that copies...).
+The unmodified gallery script, MyST page or semantics probe then runs with the sabotage
+installed, and must fail on an assertion of its own. Every run has a control: the same
+harness with a no-op patch passes, so a failure comes from the sabotage, not the harness.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from semantics import catalogue, check, probe
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES_DIR = ROOT / "examples"
+DOCS_DIR = ROOT / "docs"
+
+
+@dataclass(frozen=True)
+class Sabotage:
+    """A change to one PyTorch behaviour: ``code`` defines ``sabotaged``, which replaces
+    every name in ``targets``; it may call ``original``, the first target's old value."""
+
+    breaks: str
+    targets: tuple[str, ...]
+    code: str
+
+    def source(self) -> str:
+        """Python that installs the sabotage in a fresh interpreter."""
+        lines = [
+            "import warnings",
+            "import numpy",
+            "import torch",
+            "import torch.nn.functional",
+            f"original = {self.targets[0]}",
+            self.code,
+        ]
+        lines += [f"{target} = sabotaged" for target in self.targets]
+        return "\n".join(lines) + "\n"
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Install the sabotage in this process until the test ends."""
+        scope = {"warnings": warnings, "numpy": np, "torch": torch}
+        scope["original"] = eval(self.targets[0], scope)
+        exec(self.code, scope)
+        for target in self.targets:
+            monkeypatch.setattr(target, scope["sabotaged"])
+
+
+CLONE_SHARES = Sabotage(
+    "clone() returns a view that shares memory",
+    ("torch.Tensor.clone",),
+    "def sabotaged(self, *args, **kwargs):\n    return self.view_as(self)",
+)
+DETACH_COPIES = Sabotage(
+    "detach() returns a copy in new memory",
+    ("torch.Tensor.detach",),
+    "def sabotaged(self):\n    return original(self).clone()",
+)
+COPY_INTO_NEW = Sabotage(
+    "copy_() writes into new memory and returns it, leaving the destination alone",
+    ("torch.Tensor.copy_",),
+    "def sabotaged(self, src, non_blocking=False):\n"
+    "    return original(torch.empty_like(self), src, non_blocking)",
+)
+NEW_TENSOR_SHARES = Sabotage(
+    "new_tensor() shares memory with its data instead of copying it",
+    ("torch.Tensor.new_tensor",),
+    # PyTorch's warning for a tensor argument is kept: only the copy goes missing.
+    "def sabotaged(self, data, dtype=None, device=None, requires_grad=False):\n"
+    "    if isinstance(data, torch.Tensor):\n"
+    "        warnings.warn('use sourceTensor.detach().clone()', UserWarning)\n"
+    "        data = data.detach()\n"
+    "    result = torch.as_tensor(\n"
+    "        data, dtype=dtype or self.dtype, device=device or self.device\n"
+    "    )\n"
+    "    return result.requires_grad_(requires_grad)",
+)
+VIEW_COPIES = Sabotage(
+    "view() returns a copy (and still refuses shapes no strides fit)",
+    ("torch.Tensor.view",),
+    "def sabotaged(self, *args, **kwargs):\n"
+    "    return original(self, *args, **kwargs).clone()",
+)
+FROM_NUMPY_COPIES = Sabotage(
+    "torch.from_numpy() copies the array",
+    ("torch.from_numpy",),
+    "def sabotaged(array):\n    return original(array).clone()",
+)
+RELU_ALLOCATES = Sabotage(
+    "relu_() computes out of place, then copies the result back into its input",
+    ("torch.relu_", "torch.nn.functional.relu_"),
+    "def sabotaged(input):\n    return input.copy_(torch.relu(input))",
+)
+NO_OP = Sabotage(
+    "nothing (the control)",
+    ("torch.Tensor.clone",),
+    "sabotaged = original",
+)
+
+#: The behaviour at the heart of each gallery script's lesson, broken.
+GALLERY = {
+    "clone.py": CLONE_SHARES,
+    "copy_.py": COPY_INTO_NEW,
+    "detach.py": DETACH_COPIES,
+    "from_numpy.py": FROM_NUMPY_COPIES,
+    "inplace_relu_memory.py": RELU_ALLOCATES,
+    "new_tensor.py": NEW_TENSOR_SHARES,
+    "view.py": VIEW_COPIES,
+}
+#: MyST pages and the behaviour each one's argument rests on.
+PAGES = {
+    "mental-model.md": CLONE_SHARES,
+    "views.md": VIEW_COPIES,
+    "numpy.md": FROM_NUMPY_COPIES,
+}
+#: Sabotages the semantics probe must notice: the operation and the fact that changes.
+PROBED = {
+    "clone": (CLONE_SHARES, "clone", "shares_storage"),
+    "detach": (DETACH_COPIES, "detach", "shares_storage"),
+    "view": (VIEW_COPIES, "view", "shares_storage"),
+    "new_tensor": (NEW_TENSOR_SHARES, "new_tensor", "shares_storage"),
+    "from_numpy": (FROM_NUMPY_COPIES, "torch.from_numpy", "shares_storage"),
+}
+
+# The MyST pages run as the root conftest.py runs them under Sybil: every ```python
+# block and {code-cell} python cell, in page order, in one namespace, honouring skips.
+RUN_PAGE = """
+from pathlib import Path
+from sybil import Sybil
+from sybil.parsers.myst import PythonCodeBlockParser, SkipParser
+sybil = Sybil(parsers=[PythonCodeBlockParser(), SkipParser()])
+for example in sybil.parse(Path({page!r})):
+    example.evaluate()
+"""
+RUN_SCRIPT = """
+import runpy
+runpy.run_path({script!r}, run_name="__main__")
+"""
+# The last frame of a traceback and the exception line under it.
+LAST_FRAME = re.compile(
+    r'File "(?P<file>[^"]+)", line (?P<line>\d+)[^\n]*\n'
+    r"(?:(?P<code>[ \t]+[^\n]*)\n)?(?:[ \t]+[~^ ]+\n)?"
+    r"(?P<error>\w+(?:Error|Exception))"
+)
+
+
+def run_with(
+    sabotage: Sabotage, program: str, folder: Path, device: str
+) -> subprocess.CompletedProcess[str]:
+    """Run ``program`` in a fresh isolated interpreter after installing ``sabotage``."""
+    env = {**os.environ, "MPLBACKEND": "Agg", "TORCH_DEVICE": device}
+    return subprocess.run(
+        [sys.executable, "-I", "-c", sabotage.source() + program],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def failed_claim(result: subprocess.CompletedProcess[str], source: Path) -> str:
+    """Check that the run died on an assertion in ``source``; return that line."""
+    assert result.returncode != 0, (
+        f"{source.name} still passed with the sabotage installed: its assertions do "
+        f"not catch the change.\n{result.stdout[-3000:]}"
+    )
+    frames = list(LAST_FRAME.finditer(result.stderr))
+    assert frames, f"{source.name} failed without a traceback:\n{result.stderr[-3000:]}"
+    last = frames[-1]
+    assert Path(last["file"]) == source, (
+        f"{source.name} failed outside its own code, in {last['file']}: the sabotage "
+        f"broke the run before it reached a claim.\n{result.stderr[-3000:]}"
+    )
+    assert last["error"] == "AssertionError", (
+        f"{source.name} failed with {last['error']}, not on one of its assertions: "
+        f"the sabotage broke something else first.\n{result.stderr[-3000:]}"
+    )
+    return f"{source.name}, line {last['line']}: {(last['code'] or '').strip()}"
+
+
+def run_script(
+    script: str, sabotage: Sabotage, folder: Path, device: str
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Run a copy of a gallery script alone in ``folder``, as a reader would."""
+    copy = folder / script
+    shutil.copy(EXAMPLES_DIR / script, copy)
+    return run_with(sabotage, RUN_SCRIPT.format(script=str(copy)), folder, device), copy
+
+
+def run_page(
+    page: str, sabotage: Sabotage, folder: Path, device: str
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """Run a MyST page's Python cells in order, in ``folder``."""
+    path = DOCS_DIR / page
+    return run_with(sabotage, RUN_PAGE.format(page=str(path)), folder, device), path
+
+
+def test_every_gallery_script_has_a_sabotage() -> None:
+    scripts = {path.name for path in EXAMPLES_DIR.glob("*.py")}
+    assert scripts == set(GALLERY), (
+        f"gallery scripts without a sabotage: {sorted(scripts - set(GALLERY))}; "
+        f"sabotages for missing scripts: {sorted(set(GALLERY) - scripts)}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("script", "sabotage"),
+    GALLERY.items(),
+    ids=[f"{name}: {s.breaks}" for name, s in GALLERY.items()],
+)
+def test_gallery_script_fails_when_its_behaviour_changes(
+    script: str, sabotage: Sabotage, tmp_path: Path, torch_device: str
+) -> None:
+    result, copy = run_script(script, sabotage, tmp_path, torch_device)
+    print(f"{sabotage.breaks} -> {failed_claim(result, copy)}")
+
+
+# Every script and page is proven to pass unpatched by its own test (test_examples.py,
+# and Sybil for docs/); one control each shows the harness itself changes nothing.
+@pytest.mark.parametrize("script", ["clone.py"])
+def test_gallery_script_passes_the_sabotage_harness_unchanged(
+    script: str, tmp_path: Path, torch_device: str
+) -> None:
+    result, _ = run_script(script, NO_OP, tmp_path, torch_device)
+    assert result.returncode == 0, (
+        f"{script} fails under the sabotage harness with a no-op patch, so the "
+        f"harness, not a sabotage, breaks it:\n{result.stderr[-3000:]}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("page", "sabotage"),
+    PAGES.items(),
+    ids=[f"{name}: {s.breaks}" for name, s in PAGES.items()],
+)
+def test_page_fails_when_its_behaviour_changes(
+    page: str, sabotage: Sabotage, tmp_path: Path, torch_device: str
+) -> None:
+    result, path = run_page(page, sabotage, tmp_path, torch_device)
+    print(f"{sabotage.breaks} -> {failed_claim(result, path)}")
+
+
+@pytest.mark.parametrize("page", ["mental-model.md"])
+def test_page_passes_the_sabotage_harness_unchanged(
+    page: str, tmp_path: Path, torch_device: str
+) -> None:
+    result, _ = run_page(page, NO_OP, tmp_path, torch_device)
+    assert result.returncode == 0, (
+        f"{page} fails under the sabotage harness with a no-op patch, so the "
+        f"harness, not a sabotage, breaks it:\n{result.stderr[-3000:]}"
+    )
+
+
+def probe_device(op: catalogue.Operation, device: str) -> str:
+    """The run's device when the operation applies there, else the CPU (NumPy ops)."""
+    return device if op.applies_to(device) else "cpu"
+
+
+@pytest.mark.parametrize(("sabotage", "op_id", "field"), PROBED.values(), ids=PROBED)
+def test_semantics_check_reports_a_changed_behaviour(
+    sabotage: Sabotage,
+    op_id: str,
+    field: str,
+    monkeypatch: pytest.MonkeyPatch,
+    torch_device: str,
+) -> None:
+    op = catalogue.BY_ID[op_id]
+    device = probe_device(op, torch_device)
+    sabotage.install(monkeypatch)
+    found = check.differences(probe.measure(op, device))
+    assert field in {d.field for d in found}, (
+        f"with {sabotage.breaks}, the semantics check reported "
+        f"{[str(d) for d in found] or 'no difference'} for {op.code} on {device}, "
+        f"not a change of {field}"
+    )
+
+
+@pytest.mark.parametrize("op_id", sorted({op_id for _, op_id, _ in PROBED.values()}))
+def test_semantics_check_agrees_without_sabotage(op_id: str, torch_device: str) -> None:
+    op = catalogue.BY_ID[op_id]
+    device = probe_device(op, torch_device)
+    found = check.differences(probe.measure(op, device))
+    assert not found, f"unsabotaged PyTorch already differs: {[str(d) for d in found]}"
