@@ -117,7 +117,8 @@ assert frozen[0] == 7.0 and not frozen.flags.writeable
 # Negative strides (``arr[::-1]``) have no tensor equivalent: :func:`torch.from_numpy`
 # raises and suggests a copy. Positive steps are fine and still share.
 a = np.arange(6.0)
-assert "negative" in error_of(lambda: torch.from_numpy(a[::-1]), ValueError)
+message = error_of(lambda: torch.from_numpy(a[::-1]), ValueError)
+assert "negative" in message and "array.copy()" in message
 reversed_copy, every_other = torch.from_numpy(a[::-1].copy()), torch.from_numpy(a[::2])
 print(f"copy of a[::-1]: {reversed_copy}; a[::2] strides {every_other.stride()}")
 assert np.shares_memory(every_other.numpy(), a)
@@ -128,14 +129,13 @@ assert not np.shares_memory(reversed_copy.numpy(), a)
 # ---------------
 # Every conversion above, and whether a write on one side reached the other on this run:
 # array to tensor above the line, tensor to array below it.
-fig, ax = plt.subplots(figsize=(7, 3.6))
+fig, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
 ax.barh(list(shares), 1, color=["#6aa84f" if s else "#cccccc" for s in shares.values()])
 for i, s in enumerate(shares.values()):
     ax.text(0.5, i, "shares memory" if s else "copies", ha="center", va="center")
 ax.axhline(len(copies) - 0.5, color="black")
 ax.invert_yaxis()
 ax.set(xticks=[], title=f"Shared or copied? Measured on {device}")
-fig.tight_layout()
 plt.show()
 
 # %%

@@ -3,7 +3,7 @@ In-place ReLU: the memory it saves, and when it breaks backward
 ===============================================================
 
 :func:`torch.nn.functional.relu_` overwrites its input instead of allocating an output,
-which is only allowed where autograd does not need that input, and in a network saves a
+which is only safe where autograd does not need that input, and in a network saves a
 passing peak rather than the memory held for backward.
 """
 
