@@ -74,7 +74,9 @@ def tests(session: nox.Session) -> None:
     """Run every example alone, check every page's code, and test the build helpers."""
     device = _device(session)
     _install(session, "test")
-    session.run("pytest", "-n", "auto", *session.posargs, env=_env(device))
+    session.run(
+        "pytest", *build_command.pytest_args(), *session.posargs, env=_env(device)
+    )
 
 
 @nox.session(reuse_venv=True, default=False)

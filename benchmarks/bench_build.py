@@ -119,7 +119,7 @@ def measure(site: Path, repeats: int) -> dict[str, object]:
             f.write(f"\n# benchmark edit {i}\n")
         changed.append(build(site))
     tests = timed(
-        [sys.executable, "-m", "pytest", "-n", "auto", "-q", "-p", "no:cacheprovider"],
+        [sys.executable, "-m", "pytest", *build_command.pytest_args(), "-q"],
         site,
     )
     return {

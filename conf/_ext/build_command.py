@@ -1,4 +1,4 @@
-"""The one sphinx-build command line, shared by the docs session and the build tests."""
+"""The sphinx-build and pytest command lines, shared by nox, the tests and the benchmark."""
 
 from __future__ import annotations
 
@@ -18,3 +18,12 @@ def sphinx_args(root: Path, build: Path | None = None) -> list[str]:
         str(root / "docs"),
         str(build / "html"),
     ]  # fmt: skip
+
+
+def pytest_args() -> list[str]:
+    """Return the pytest arguments of the test session: all cores, work stealing.
+
+    Work stealing keeps both workers busy to the end: a few tests (small Sphinx builds,
+    the memory example) take seconds, most take milliseconds.
+    """
+    return ["-n", "auto", "--dist", "worksteal"]
