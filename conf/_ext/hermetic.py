@@ -3,66 +3,29 @@
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
+import html_urls
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
 
-# Attributes through which a browser fetches a resource while rendering a page.
-# Plain <a href> links are navigation, not loads, and stay allowed.
-_LOADING = {
-    "script": ("src",),
-    "img": ("src", "srcset"),
-    "iframe": ("src",),
-    "source": ("src", "srcset"),
-    "video": ("src", "poster"),
-    "audio": ("src",),
-    "embed": ("src",),
-    "object": ("data",),
-}
-_LOADING_LINK_RELS = {
-    "stylesheet",
-    "preload",
-    "modulepreload",
-    "icon",
-    "prefetch",
-    "manifest",
-}
 _REMOTE = re.compile(r"^\s*(https?:)?//", re.IGNORECASE)
-_CSS_REMOTE = re.compile(
-    r"""(@import\s+|url\()\s*['"]?\s*((https?:)?//[^'")\s]+)""", re.I
-)
-
-
-class _LoadFinder(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.remote: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = {name: value or "" for name, value in attrs}
-        names = _LOADING.get(tag, ())
-        if tag == "link" and _LOADING_LINK_RELS & set(values.get("rel", "").split()):
-            names = ("href",)
-        for name in names:
-            for url in values.get(name, "").split(","):
-                if _REMOTE.match(url):
-                    self.remote.append(f"<{tag} {name}={url.strip().split()[0]}>")
 
 
 def remote_loads_in_html(text: str) -> list[str]:
     """Return every resource an HTML page would fetch from another host."""
-    finder = _LoadFinder()
-    finder.feed(text)
-    return finder.remote + remote_loads_in_css(text)
+    _, named = html_urls.parse_page(text)
+    remote = [u for u in named if u.loads and _REMOTE.match(u.url)]
+    return [f"<{u.tag} {u.attribute}={u.url}>" for u in remote] + remote_loads_in_css(
+        text
+    )
 
 
 def remote_loads_in_css(text: str) -> list[str]:
     """Return every ``@import`` or ``url()`` in CSS text that points at another host."""
-    return [match.group(2) for match in _CSS_REMOTE.finditer(text)]
+    return [url for url in html_urls.css_urls(text) if _REMOTE.match(url)]
 
 
 def find_remote_loads(outdir: Path) -> dict[str, list[str]]:

@@ -14,32 +14,13 @@ import re
 import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
-# Where a page names another resource: (tag, attribute).
-_URL_ATTRIBUTES = {
-    ("a", "href"),
-    ("area", "href"),
-    ("link", "href"),
-    ("script", "src"),
-    ("img", "src"),
-    ("img", "srcset"),
-    ("source", "src"),
-    ("source", "srcset"),
-    ("iframe", "src"),
-    ("video", "src"),
-    ("video", "poster"),
-    ("audio", "src"),
-    ("embed", "src"),
-    ("object", "data"),
-}
-# OpenGraph metadata names pages of the site by their published URL.
-_URL_META = {"og:url", "og:image"}
+import html_urls
+
 _IGNORED_SCHEMES = {"javascript", "data", "blob", "about"}
 _EXTERNAL_SCHEMES = {"http", "https", "mailto", "ftp", "tel"}
-_CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+?)['"]?\s*\)""")
 # Folders of assets: their .html files are theme templates, not pages.
 _ASSET_DIRS = ("_static/", "_sources/", "_downloads/", "_images/")
 
@@ -60,44 +41,6 @@ class Report:
     internal: int = 0
     broken: list[tuple[Link, str]] = field(default_factory=list)
     external: dict[str, list[str]] = field(default_factory=dict)
-
-
-class _PageParser(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.anchors: set[str] = set()
-        self.urls: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = {name: value or "" for name, value in attrs}
-        if "id" in values:
-            self.anchors.add(values["id"])
-        if tag == "a" and "name" in values:
-            self.anchors.add(values["name"])
-        if tag == "meta" and values.get("property") in _URL_META:
-            self.urls.append(values.get("content", ""))
-        for name, value in values.items():
-            if (tag, name) not in _URL_ATTRIBUTES or not value.strip():
-                continue
-            if name == "srcset":
-                self.urls += [
-                    item.split()[0] for item in value.split(",") if item.strip()
-                ]
-            else:
-                self.urls.append(value.strip())
-
-
-def parse_page(text: str) -> tuple[set[str], list[str]]:
-    """Return the anchors an HTML page defines and the URLs it names."""
-    parser = _PageParser()
-    parser.feed(text)
-    parser.close()
-    return parser.anchors, parser.urls
-
-
-def css_urls(text: str) -> list[str]:
-    """Return the URLs a stylesheet names in ``url()``."""
-    return [match.group(1).strip() for match in _CSS_URL.finditer(text)]
 
 
 def canonical_base(index_html: str) -> str | None:
@@ -158,9 +101,10 @@ def check_site(root: Path, base_url: str | None = None) -> Report:
         source = path.relative_to(root).as_posix()
         text = path.read_text(encoding="utf-8", errors="replace")
         if path.suffix == ".html":
-            anchors[source], urls = parse_page(text)
+            anchors[source], named = html_urls.parse_page(text)
+            urls = [item.url for item in named]
         else:
-            urls = css_urls(text)
+            urls = html_urls.css_urls(text)
         links += [Link(source, url) for url in urls]
     report = Report(files=len(files))
     external: dict[str, set[str]] = defaultdict(set)
