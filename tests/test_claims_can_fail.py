@@ -9,11 +9,9 @@ harness with a no-op patch passes, so a failure comes from the sabotage, not the
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from run_alone import run_alone
 
 from semantics import catalogue, check, probe
 
@@ -162,16 +161,7 @@ def run_with(
     sabotage: Sabotage, program: str, folder: Path, device: str
 ) -> subprocess.CompletedProcess[str]:
     """Run ``program`` in a fresh isolated interpreter after installing ``sabotage``."""
-    env = {**os.environ, "MPLBACKEND": "Agg", "TORCH_DEVICE": device}
-    return subprocess.run(
-        [sys.executable, "-I", "-c", sabotage.source() + program],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    return run_alone(["-c", sabotage.source() + program], folder, device, timeout=300)
 
 
 def failed_claim(result: subprocess.CompletedProcess[str], source: Path) -> str:

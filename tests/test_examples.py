@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import ast
-import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from run_alone import run_alone
 
 EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.py"))
@@ -27,17 +26,7 @@ def test_example_runs_alone_in_an_empty_folder(
 ) -> None:
     copy = tmp_path / script.name
     shutil.copy(script, copy)
-    env = {**os.environ, "MPLBACKEND": "Agg", "TORCH_DEVICE": torch_device}
-    # -I: no PYTHONPATH, no user site, no script folder tricks: only installed packages.
-    result = subprocess.run(
-        [sys.executable, "-I", copy.name],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    result = run_alone([copy.name], tmp_path, torch_device)
     assert result.returncode == 0, (
         f"{script.name} failed when run alone on {torch_device}:\n"
         f"{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
