@@ -113,6 +113,13 @@ GROUPS: tuple[Group, ...] = (
         "Conversions between tensors and NumPy arrays, which live in host memory.",
     ),
     Group(
+        "edge-cases",
+        "Edge cases of sharing",
+        "Two tensors share memory when the bytes their storages cover overlap. An empty "
+        "tensor covers no bytes, so it shares memory with nothing; two tensors made from "
+        "one NumPy buffer have a storage each, and share memory where those overlap.",
+    ),
+    Group(
         "in-place",
         "In-place operations",
         "They modify their input and return it. Autograd refuses them on a leaf that "
@@ -162,6 +169,17 @@ def given_a(device: str) -> Names:
     return {"a": np.arange(6.0).reshape(2, 3)}
 
 
+def given_e(device: str) -> Names:
+    """``e``: an empty tensor on ``device``, whose storage holds no bytes."""
+    return {"e": torch.empty(0, device=device)}
+
+
+def given_t_from_numpy(device: str) -> Names:
+    """``a``, a float64 NumPy array of six numbers, and ``t``, a tensor over it."""
+    a = np.arange(6.0)
+    return {"a": a, "t": torch.from_numpy(a)}
+
+
 def given_m(device: str) -> Names:
     """``m``: a small linear layer on ``device``."""
     return {"m": nn.Linear(2, 2, device=device)}
@@ -195,6 +213,10 @@ FROM_X = Start("", given_x)
 FROM_Y = Start("`y = x * 1`, not a leaf", given_y, source="y")
 FROM_T = Start("`t = x.detach()`", given_t, source="t", leaf="t")
 FROM_A = Start("`a = np.arange(6.0).reshape(2, 3)`, float64", given_a, "a", "a")
+FROM_E = Start("`e = torch.empty(0)`", given_e, "e", "e")
+FROM_T_OVER_A = Start(
+    "`t = torch.from_numpy(a)`, `a = np.arange(6.0)`", given_t_from_numpy, "t", "t"
+)
 FROM_M = Start("`m = nn.Linear(2, 2)`", given_m, "m.weight", "m.weight")
 FROM_X_ON_CPU = Start("`x` on the CPU", given_x_on("cpu"))
 FROM_X_ON_GPU = Start("`x` on the GPU", given_x_on("cuda"))
@@ -604,6 +626,29 @@ CATALOGUE: tuple[Operation, ...] = (
         expect_on={"cuda": ARRAY_COPY},
         gallery="gallery/from_numpy",
     ),
+    # -- edge cases of sharing -------------------------------------------------------
+    Operation(
+        "empty_like_of_empty",
+        "torch.empty_like(e)",
+        "edge-cases",
+        # Both storages start at address 0, yet neither holds a byte: nothing is shared,
+        # and there is no element to write.
+        DETACHED_COPY.with_(writes_propagate=None, grad_flows_to_source=None),
+        func("torch.empty_like"),
+        start=FROM_E,
+    ),
+    Operation(
+        "from_numpy_offset",
+        "torch.from_numpy(a[2:])",
+        "edge-cases",
+        # A storage of its own that starts 16 bytes into the buffer behind t's storage:
+        # the bytes overlap, writes cross over, but each tensor counts its own versions.
+        Facts(True, True, False, False, True, None, False),
+        func("torch.from_numpy"),
+        start=FROM_T_OVER_A,
+        devices=CPU_ONLY,
+        gallery="gallery/from_numpy",
+    ),
     # -- in place ------------------------------------------------------------------------
     Operation(
         "relu_",
@@ -737,6 +782,7 @@ GROUP_RULES: Mapping[str, Callable[[Facts], bool]] = MappingProxyType(
             f.shares_storage is True and f.grad_flows_to_source is False
         ),
         "numpy": lambda f: f.shares_storage is not None,
+        "edge-cases": lambda f: f.shares_storage is not None,
         "in-place": lambda f: f.returns_self is True or f.error is not None,
         "devices": lambda f: f.shares_storage is not None or f.error is not None,
     }

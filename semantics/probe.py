@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from semantics.catalogue import CATALOGUE, FIELDS, NAMESPACE, Operation
+from semantics.memory import shares_memory
 
 #: Errors a write into a result may legitimately raise (read-only or overlapping memory).
 WRITE_ERRORS = (RuntimeError, ValueError, TypeError)
@@ -72,11 +73,6 @@ def run(op: Operation, device: str) -> Trial:
     return Trial(source=source, leaf=leaf, result=result)
 
 
-def storage_address(t: torch.Tensor) -> int:
-    """Address of the memory block behind ``t``; views of one block share it."""
-    return t.untyped_storage().data_ptr()
-
-
 def host_array(obj: object) -> np.ndarray | None:
     """NumPy's view of ``obj``'s memory when it lives in host memory, else ``None``."""
     if isinstance(obj, np.ndarray):
@@ -94,10 +90,15 @@ def snapshot(obj: object) -> np.ndarray:
 
 
 def write_one_element(obj: object) -> None:
-    """Add 100 to the first element of a tensor or array, in place, outside autograd."""
+    """Add 100 to the first element of a tensor or array, in place, outside autograd.
+
+    An empty tensor has no element: it gets an in-place add that writes nothing but
+    still counts as a write for its version counter.
+    """
     if isinstance(obj, torch.Tensor):
         with torch.no_grad():
-            obj[(0,) * obj.dim()].add_(100)
+            target = obj[(0,) * obj.dim()] if obj.numel() else obj
+            target.add_(100)
     elif isinstance(obj, np.ndarray):
         obj[(0,) * obj.ndim] += 100
     else:
@@ -109,13 +110,16 @@ def is_tensor_or_array(obj: object) -> bool:
     return isinstance(obj, torch.Tensor | np.ndarray)
 
 
+def is_empty(obj: torch.Tensor | np.ndarray) -> bool:
+    """Tell whether a tensor or array has no elements."""
+    return (obj.size if isinstance(obj, np.ndarray) else obj.numel()) == 0
+
+
 def shares_storage(trial: Trial) -> bool | None:
-    """Untyped storages start at the same address (``np.shares_memory`` with NumPy)."""
+    """The storages' bytes overlap (``np.shares_memory`` when an array is involved)."""
     source, result = trial.source, trial.result
     if isinstance(source, torch.Tensor) and isinstance(result, torch.Tensor):
-        return source.device == result.device and storage_address(
-            source
-        ) == storage_address(result)
+        return shares_memory(source, result)
     if not (is_tensor_or_array(source) and is_tensor_or_array(result)):
         return None
     arrays = host_array(source), host_array(result)
@@ -126,9 +130,11 @@ def shares_storage(trial: Trial) -> bool | None:
 
 
 def writes_propagate(trial: Trial) -> bool | None:
-    """A write through the result changes the source's values."""
+    """A write through the result changes the source's values (``None`` if empty)."""
     if not (is_tensor_or_array(trial.source) and is_tensor_or_array(trial.result)):
         return None
+    if is_empty(trial.result):
+        return None  # no element to write
     try:
         before = snapshot(trial.source)
     except UNREADABLE:

@@ -29,6 +29,7 @@ def given(device: str) -> dict[str, object]:
         ),
         "read_only": lambda: _read_only(x.detach().numpy()),
         "meta": torch.empty(2, 3, device="meta"),
+        "empty": torch.empty(0),
         "fail": _fail,
     }
 
@@ -72,6 +73,8 @@ CASES = {
         ("t.numpy()", "t", True),
         ("t.numpy().copy()", "t", False),
         ("t.numpy()", "meta", False),  # device memory is never host memory
+        ("torch.empty(0)", "empty", False),  # both start at address 0, hold no byte
+        ("torch.from_numpy(t.numpy()[1:])", "t", True),  # another storage, same bytes
         ("1", "x", None),  # not a tensor or an array
     ],
     "writes_propagate": [
@@ -79,6 +82,7 @@ CASES = {
         ("x.clone()", "x", False),
         ("t.numpy()", "t", True),
         ("read_only()", "x", None),  # the write is refused
+        ("empty.view(0)", "empty", None),  # no element to write
         ("1", "x", None),
     ],
     "returns_self": [
@@ -108,6 +112,8 @@ CASES = {
         ("x.data", "x", False),  # same memory, a counter of its own
         ("x.clone()", "x", False),
         ("frozen.view(3)", "frozen", None),  # inference tensors refuse the write
+        ("empty.view(0)", "empty", True),  # an in-place op counts, writing nothing
+        ("torch.empty_like(empty)", "empty", False),
         ("t.numpy()", "t", None),
     ],
 }
