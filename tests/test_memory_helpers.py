@@ -1,11 +1,12 @@
-"""The memory-sharing test is right on the cases that defeat simpler tests, and it is
-the same test everywhere: the probe imports it, every page and script carries a copy."""
+"""The memory helpers are right on the cases that defeat simpler methods, and they are
+the same everywhere: the probe imports them, every page and script carries a copy."""
 
 from __future__ import annotations
 
 import ast
 import inspect
 import re
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -13,11 +14,18 @@ import pytest
 import torch
 
 from semantics import memory
-from semantics.memory import shares_memory
+from semantics.memory import counted_bytes, measure, shares_memory
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Every page and gallery script that may compare tensors' memory.
 SOURCES = sorted([*ROOT.glob("docs/*.md"), *ROOT.glob("examples/*.py")])
+#: The functions pages and scripts copy, by name.
+CANONICAL = {
+    name: inspect.getsource(getattr(memory, name)).strip()
+    for name in ("shares_memory", "measure", "counted_bytes")
+}
+CPU = torch.device("cpu")
+MiB = 2**20
 
 
 def test_empty_tensors_share_nothing_though_both_storages_start_at_zero() -> None:
@@ -74,8 +82,48 @@ def test_tensors_without_memory_or_on_other_devices_do_not_share() -> None:
     assert not shares_memory(torch.zeros(3), meta)
 
 
-def defined_copies(path: Path) -> list[str]:
-    """The source of every ``shares_memory`` function a page or script defines."""
+def test_measure_counts_the_result_of_an_out_of_place_op_and_nothing_in_place() -> None:
+    x = torch.randn(MiB)
+    result, peak, held = measure(lambda: torch.relu(x), CPU)
+    assert peak == held == x.numel() * x.element_size()
+    assert torch.equal(result, x.relu())
+    _, peak, held = measure(lambda: x.relu_(), CPU)
+    assert peak == held == 0
+
+
+def test_measure_sees_temporaries_freed_inside_one_operator() -> None:
+    # A float32 tensor plus a float64 one, in place: PyTorch computes in float64 into
+    # two temporaries the size of x, then copies back. The profiler's per-operator
+    # table nets them to zero; the allocation events do not.
+    x, other = torch.randn(MiB), torch.randn(MiB, dtype=torch.float64)
+    _, peak, held = measure(lambda: x.add_(other), CPU)
+    assert peak == 2 * x.numel() * other.element_size() and held == 0
+
+
+def test_measure_does_not_see_other_threads() -> None:
+    box: list[torch.Tensor] = []
+
+    def allocate_elsewhere() -> None:
+        thread = threading.Thread(target=lambda: box.append(torch.empty(MiB)))
+        thread.start()
+        thread.join()
+
+    assert measure(allocate_elsewhere, CPU)[1:] == (0, 0) and box
+
+
+def test_counted_bytes_is_exact_on_the_cpu_and_rounds_on_cuda() -> None:
+    assert counted_bytes([10, 3 * MiB], CPU) == (10 + 3 * MiB, 10 + 3 * MiB)
+    cuda = torch.device("cuda")
+    assert counted_bytes([10], cuda) == (512, 512)
+    assert counted_bytes([MiB], cuda) == (MiB, MiB)  # a small block: split exactly
+    relu_output = 10_000 * 10_000 * 4  # the ReLU example's tensor
+    least, most = counted_bytes([relu_output], cuda)
+    assert least == relu_output and most == relu_output + MiB
+    assert least <= 191 * 2 * MiB <= most  # what the allocator's source gives for it
+
+
+def defined_copies(path: Path, name: str) -> list[str]:
+    """The source of every function called ``name`` that a page or script defines."""
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".md":  # the code of the page's Python cells, in order
         text = "\n".join(
@@ -88,18 +136,18 @@ def defined_copies(path: Path) -> list[str]:
     return [
         ast.get_source_segment(text, node) or ""
         for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef) and node.name == "shares_memory"
+        if isinstance(node, ast.FunctionDef) and node.name == name
     ]
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
-def test_every_copy_of_the_test_is_the_canonical_one(path: Path) -> None:
-    canonical = inspect.getsource(memory.shares_memory).strip()
-    for copy in defined_copies(path):
-        assert copy.strip() == canonical, (
-            f"{path.name} defines shares_memory differently from "
-            "semantics/memory.py: copy the canonical function there unchanged"
-        )
+def test_every_copy_of_a_helper_is_the_canonical_one(path: Path) -> None:
+    for name, canonical in CANONICAL.items():
+        for copy in defined_copies(path, name):
+            assert copy.strip() == canonical, (
+                f"{path.name} defines {name} differently from semantics/memory.py: "
+                "copy the canonical function there unchanged"
+            )
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
