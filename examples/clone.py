@@ -22,43 +22,57 @@ device = torch.device(
 print(f"torch {torch.__version__} on {device}")
 
 
-def storage_address(t: torch.Tensor) -> int:
-    """Address of the memory block behind ``t``; views of one block share it."""
-    return t.untyped_storage().data_ptr()
+def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Tell whether the storages of ``a`` and ``b`` cover some of the same bytes.
+
+    A storage that holds no memory, like that of ``torch.empty(0)`` or of a ``meta``
+    tensor, overlaps nothing.
+    """
+    if a.device != b.device:
+        return False
+    spans = []
+    for t in (a, b):
+        storage = t.untyped_storage()
+        start, size = storage.data_ptr(), storage.nbytes()
+        if start == 0 or size == 0:
+            return False
+        spans.append((start, start + size))
+    (a_start, a_end), (b_start, b_end) = spans
+    return a_start < b_end and b_start < a_end
 
 
 # %%
 # The clone owns new memory
 # -------------------------
-# Two tensors share memory exactly when their untyped storages start at the same address.
-# The clone's storage starts somewhere else.
+# Two tensors share memory when the bytes their storages cover overlap, which is what
+# ``shares_memory`` above checks. The clone's storage has no byte in common with the
+# storage of ``x``.
 x = torch.arange(6.0, device=device).reshape(2, 3)
 y = x.clone()
-print(
-    f"storage of x at {storage_address(x):#x}, storage of y at {storage_address(y):#x}"
-)
-assert storage_address(y) != storage_address(x)
+print(f"y shares memory with x: {shares_memory(y, x)}")
+assert not shares_memory(y, x)
 
 # %%
-# Addresses can mislead, so observe it as well: a write into the clone leaves the source
-# untouched.
+# Observe it as well: a write into the clone leaves the source untouched.
 y[0, 0] = 100.0
 print(x, y, sep="\n")
 assert x[0, 0].item() == 0.0 and y[0, 0].item() == 100.0
 
 # %%
-# Everything else is copied faithfully: shape, dtype, device, and by default
-# (``memory_format=torch.preserve_format``) even the strides of a transposed tensor.
-# Ask for ``torch.contiguous_format`` to get a row-major copy instead.
-xt = x.t()
-kept = xt.clone()
-packed = xt.clone(memory_format=torch.contiguous_format)
-print(
-    f"x.t() strides {xt.stride()}, clone {kept.stride()}, contiguous clone {packed.stride()}"
-)
-assert (kept.shape, kept.dtype, kept.device) == (xt.shape, xt.dtype, xt.device)
-assert kept.stride() == xt.stride() and not kept.is_contiguous()
-assert packed.is_contiguous() and torch.equal(packed, xt)
+# Shape, dtype and device are copied. By default
+# (``memory_format=torch.preserve_format``) the strides are kept as well when the tensor
+# covers its memory with no gaps and no repeats, as a transposed tensor does. A tensor
+# with gaps (``x[:, ::2]``) or repeats (``expand``) gets packed strides instead. Ask
+# for ``torch.contiguous_format`` to get a row-major copy in every case.
+layouts = {"x.t()": x.t(), "x[:, ::2]": x[:, ::2], "x[:1].expand(4, 3)": x[:1].expand(4, 3)}
+for name, source in layouts.items():
+    kept, packed = source.clone(), source.clone(memory_format=torch.contiguous_format)
+    print(f"{name:18} strides {source.stride()}, clone {kept.stride()}, "
+          f"contiguous clone {packed.stride()}")
+    assert (kept.shape, kept.dtype, kept.device) == (source.shape, source.dtype, source.device)
+    assert kept.untyped_storage().nbytes() == kept.numel() * kept.element_size()
+    assert packed.is_contiguous() and torch.equal(packed, source) and torch.equal(kept, source)
+    assert (kept.stride() == source.stride()) == (name == "x.t()"), name
 
 # %%
 # The clone stays in the graph
@@ -102,7 +116,7 @@ def draw_storage(ax, row, name, t):
     ax.text(
         -0.3,
         row + 0.4,
-        f"{name}\nstorage {storage_address(t) % 0x100000:#07x}",
+        f"{name}\n{t.untyped_storage().nbytes()} bytes of storage",
         ha="right",
         va="center",
     )

@@ -22,9 +22,23 @@ device = torch.device(
 print(f"torch {torch.__version__} on {device}")
 
 
-def storage_address(t: torch.Tensor) -> int:
-    """Address of the memory block behind ``t``; views of one block share it."""
-    return t.untyped_storage().data_ptr()
+def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Tell whether the storages of ``a`` and ``b`` cover some of the same bytes.
+
+    A storage that holds no memory, like that of ``torch.empty(0)`` or of a ``meta``
+    tensor, overlaps nothing.
+    """
+    if a.device != b.device:
+        return False
+    spans = []
+    for t in (a, b):
+        storage = t.untyped_storage()
+        start, size = storage.data_ptr(), storage.nbytes()
+        if start == 0 or size == 0:
+            return False
+        spans.append((start, start + size))
+    (a_start, a_end), (b_start, b_end) = spans
+    return a_start < b_end and b_start < a_end
 
 
 def storage_index(t: torch.Tensor) -> torch.Tensor:
@@ -46,11 +60,11 @@ def error_of(action) -> str:
 # %%
 # A view shares the storage
 # -------------------------
-# A new tensor object with its own shape and strides over the same memory block: writes
-# through it show up in the source, and ``_base`` names the tensor that owns the memory.
+# A new tensor object with its own shape and strides over the same memory: writes
+# through it show up in the source, and ``_base`` names the tensor it was taken from.
 x = torch.arange(12.0, device=device)
 v = x.view(3, 4)
-assert storage_address(v) == storage_address(x) and v._base is x
+assert shares_memory(v, x) and v._base is x
 v[1, 0] = -4.0
 print(f"v strides {v.stride()}; x after writing -4 into v[1, 0]:\n{x}")
 assert x[4].item() == -4.0
@@ -67,16 +81,16 @@ assert t._base is x and not t.is_contiguous() and order != sorted(order)
 assert "view size is not compatible" in error_of(lambda: t.view(-1))
 
 # %%
-# :meth:`~torch.Tensor.reshape` never refuses: a view when strides allow, otherwise a
-# silent copy, so writes into ``t.reshape(-1)`` are lost.
+# :meth:`~torch.Tensor.reshape` never refuses for want of strides: a view when strides
+# allow, otherwise a silent copy, so writes into ``t.reshape(-1)`` are lost.
 # :meth:`~torch.Tensor.contiguous` returns a contiguous tensor itself, and copies ``t``.
 flat_view, flat_copy = v.reshape(-1), t.reshape(-1)
-assert storage_address(flat_view) == storage_address(x)
-assert storage_address(flat_copy) != storage_address(x) and flat_copy._base is None
+assert shares_memory(flat_view, x)
+assert not shares_memory(flat_copy, x) and flat_copy._base is None
 flat_copy[0] = 99.0
 print(f"x[0] after writing 99 into t.reshape(-1): {x[0].item()}")
 assert x[0].item() == 0.0
-assert v.contiguous() is v and storage_address(t.contiguous()) != storage_address(x)
+assert v.contiguous() is v and not shares_memory(t.contiguous(), x)
 
 # %%
 # Slicing views, advanced indexing copies
@@ -85,32 +99,37 @@ assert v.contiguous() is v and storage_address(t.contiguous()) != storage_addres
 # with a list or a boolean mask gathers the elements into new memory: a copy, whose
 # writes never reach ``x``.
 sliced, gathered, masked = v[1:, ::2], v[[0, 2]], v[v > 5]
-assert storage_address(sliced) == storage_address(x) and sliced._base is x
+assert shares_memory(sliced, x) and sliced._base is x
 for copy in (gathered, masked):
-    assert storage_address(copy) != storage_address(x) and copy._base is None
+    assert not shares_memory(copy, x) and copy._base is None
 sliced[0, 0], gathered[0, 0] = 40.0, 50.0
 print(f"x after writing 40 into the slice and 50 into the gathered copy:\n{x}")
 assert x[4].item() == 40.0 and 50.0 not in x
 
 # %%
-# ``expand`` repeats without memory, so in-place writes refuse
-# -------------------------------------------------------------
+# ``expand`` repeats without memory: clone before writing
+# -------------------------------------------------------
 # :meth:`~torch.Tensor.expand` gives the new dimension a stride of 0: every row is the
-# same memory. An in-place write would hit each element several times, so PyTorch
-# raises. Clone first if you need a writable repeated tensor.
+# same memory. In-place arithmetic such as ``add_`` raises rather than write one
+# location several times, but not every in-place method checks: ``fill_`` writes into
+# the shared memory and so changes every row at once. Clone first if you need a
+# writable repeated tensor.
 e = torch.zeros(4, device=device).expand(3, 4)
 print(f"e strides {e.stride()}, storage of {e._base.numel()} floats")
-assert e.stride() == (0, 1) and storage_address(e) == storage_address(e._base)
+assert e.stride() == (0, 1) and shares_memory(e, e._base)
 assert e.untyped_storage().nbytes() == e._base.numel() * e.element_size()
 assert "refers to a single memory location" in error_of(lambda: e.add_(1.0))
-assert torch.equal(e.clone().add_(1.0), torch.ones(3, 4, device=device))
+e.fill_(7.0)
+print(f"after e.fill_(7), column 0 reads {e[:, 0].tolist()}")
+assert e[:, 0].tolist() == [7.0] * 3 and e._base[0].item() == 7.0
+assert torch.equal(e.clone().add_(1.0), torch.full((3, 4), 8.0, device=device))
 
 # %%
 # Gradient flows through a view
 # -----------------------------
 # A view of a tensor that requires grad is recorded as ``ViewBackward0``: gradient
-# reaches the source, reshaped back. Writing in place into a view of such a leaf is
-# refused, since it would change the leaf behind autograd's back.
+# reaches the source, reshaped back. While autograd records, writing in place into a
+# view of such a leaf is refused, since it would change the leaf behind its back.
 w = torch.zeros(4, device=device, requires_grad=True)
 wv = w.view(2, 2)
 (wv * torch.arange(4.0, device=device).view(2, 2)).sum().backward()
