@@ -3,8 +3,8 @@
 ==============================================
 
 :meth:`torch.Tensor.copy_` writes the values of ``src`` into the memory the destination
-already owns, converting dtype, broadcasting shape and crossing devices on the way, and
-gradient flows back to ``src``.
+already owns, converting dtype, broadcasting shape and crossing devices on the way; into
+a floating-point or complex destination, gradient flows back to ``src``.
 """
 
 # %%
@@ -23,9 +23,23 @@ device = torch.device(
 print(f"torch {torch.__version__} on {device}")
 
 
-def storage_address(t: torch.Tensor) -> int:
-    """Address of the memory block behind ``t``; views of one block share it."""
-    return t.untyped_storage().data_ptr()
+def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Tell whether the storages of ``a`` and ``b`` cover some of the same bytes.
+
+    A storage that holds no memory, like that of ``torch.empty(0)`` or of a ``meta``
+    tensor, overlaps nothing.
+    """
+    if a.device != b.device:
+        return False
+    spans = []
+    for t in (a, b):
+        storage = t.untyped_storage()
+        start, size = storage.data_ptr(), storage.nbytes()
+        if start == 0 or size == 0:
+            return False
+        spans.append((start, start + size))
+    (a_start, a_end), (b_start, b_end) = spans
+    return a_start < b_end and b_start < a_end
 
 
 def error_from(action) -> str:
@@ -40,15 +54,17 @@ def error_from(action) -> str:
 # %%
 # The destination keeps its memory, dtype and shape
 # -------------------------------------------------
-# ``copy_`` returns the destination itself, in the storage it had. A ``float64`` row
-# copied into a 2-by-3 ``int32`` tensor is broadcast to every row and converted as
-# :meth:`~torch.Tensor.to` converts: toward zero. Broadcasting goes one way only.
+# ``copy_`` returns the destination itself, in the memory it had: a view taken before
+# the copy sees the new values. A ``float64`` row copied into a 2-by-3 ``int32`` tensor
+# is broadcast to every row and converted as :meth:`~torch.Tensor.to` converts: toward
+# zero. Broadcasting goes one way only.
 dst = torch.zeros(2, 3, dtype=torch.int32, device=device)
-address = storage_address(dst)
+taken_before = dst.view(-1)
 src = torch.tensor([1.7, -1.7, 2.5], dtype=torch.float64, device=device)
 out = dst.copy_(src)
-print(f"{dst}\ndst storage at {address:#x} before, {storage_address(dst):#x} after")
-assert out is dst and storage_address(dst) == address and dst.dtype == torch.int32
+print(f"{dst}\na view taken before the copy reads {taken_before.tolist()}")
+assert out is dst and dst.dtype == torch.int32 and dst.shape == (2, 3)
+assert taken_before.tolist() == dst.flatten().tolist() and shares_memory(dst, taken_before)
 assert torch.equal(dst, src.trunc().int().expand(2, 3)) and src.int().equal(dst[0])
 message = error_from(lambda: torch.zeros(3, device=device).copy_(dst))
 print(f"RuntimeError: {message}")
@@ -65,8 +81,7 @@ for y, t, colour in rows:
 for i in range(3):
     ax.annotate("", (i + 0.47, 1.75), (i + 0.47, 2.6), arrowprops={"arrowstyle": "->"})
 for y, name, t in [(3.0, "src", src), (0.8, "dst", dst)]:
-    where = f"{name}  {t.dtype}\nstorage {storage_address(t) % 0x100000:#07x}"
-    ax.text(-0.3, y, where, ha="right", va="center")
+    ax.text(-0.3, y, f"{name}\n{t.dtype}", ha="right", va="center")
 ax.set(xlim=(-2.8, 3.2), ylim=(-0.2, 3.5), title="dst.copy_(src): broadcast, convert")
 ax.axis("off")
 plt.show()
@@ -75,13 +90,14 @@ plt.show()
 # The copy is independent: a later write into ``src`` does not reach ``dst``.
 src[0] = 100.0
 print(f"src = {src}\ndst = {dst}")
-assert storage_address(src) != address and dst[0, 0].item() != src[0].item()
+assert not shares_memory(src, dst) and dst[0, 0].item() != src[0].item()
 
 # %%
 # Gradient flows to ``src``
 # -------------------------
-# ``copy_`` is recorded by autograd: the destination joins the graph when ``src``
-# requires grad, gradient reaching it goes to ``src``, its old values get none.
+# When ``src`` requires grad, ``copy_`` into a floating-point destination is recorded by
+# autograd: the destination joins the graph, gradient reaching it goes to ``src``, and
+# its old values get none.
 old = torch.ones(3, device=device, requires_grad=True)
 s = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
 weights = torch.tensor([1.0, 10.0, 100.0], device=device)
@@ -90,6 +106,21 @@ plain = torch.zeros(3, device=device).copy_(s)
 print(f"plain.grad_fn={plain.grad_fn}\ns.grad={s.grad}, old.grad={old.grad}")
 assert plain.requires_grad and type(plain.grad_fn).__name__ == "CopyBackwards"
 assert torch.equal(s.grad, weights) and torch.equal(old.grad, 0 * weights)
+
+# %%
+# Only floating-point and complex tensors can require grad. Copied into an integer or
+# boolean destination, the values arrive but the link to ``src`` is dropped, without
+# an error or a warning.
+import warnings
+
+for dtype in (torch.float16, torch.float64, torch.complex64, torch.int64, torch.bool):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning would raise here
+        linked = torch.zeros(3, dtype=dtype, device=device).copy_(s).requires_grad
+    print(f"copy_ into {dtype}: requires_grad={linked}")
+    assert linked == (dtype.is_floating_point or dtype.is_complex), dtype
+message = error_from(lambda: torch.zeros(3, dtype=torch.int64).requires_grad_())
+assert "only Tensors of floating point" in message
 
 # %%
 # Filling a parameter: ``torch.no_grad()``, not ``.data``
@@ -124,9 +155,11 @@ assert torch.equal(r.grad, 2 * new)
 # Across devices, without waiting
 # -------------------------------
 # On CUDA, ``copy_`` crosses between host and GPU; the destination stays put. With
-# ``non_blocking=True`` and :meth:`pinned <torch.Tensor.pin_memory>` host memory it is
-# only queued on the :func:`current <torch.cuda.current_stream>` stream: work queued
-# after it sees the data, but the host must synchronise before reading the result.
+# ``non_blocking=True`` and :meth:`pinned <torch.Tensor.pin_memory>` host memory, the
+# copy "may occur asynchronously with respect to the host", as the documentation of
+# ``copy_`` puts it: work queued after it on the
+# :func:`current <torch.cuda.current_stream>` stream sees the data, and the host
+# synchronises with that stream before it reads the result.
 if device.type == "cuda":
     host = torch.arange(6.0).pin_memory()
     gpu = torch.empty(6, device=device)

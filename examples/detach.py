@@ -22,30 +22,44 @@ device = torch.device(
 print(f"torch {torch.__version__} on {device}")
 
 
-def storage_address(t: torch.Tensor) -> int:
-    """Address of the memory block behind ``t``; views of one block share it."""
-    return t.untyped_storage().data_ptr()
+def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Tell whether the storages of ``a`` and ``b`` cover some of the same bytes.
+
+    A storage that holds no memory, like that of ``torch.empty(0)`` or of a ``meta``
+    tensor, overlaps nothing.
+    """
+    if a.device != b.device:
+        return False
+    spans = []
+    for t in (a, b):
+        storage = t.untyped_storage()
+        start, size = storage.data_ptr(), storage.nbytes()
+        if start == 0 or size == 0:
+            return False
+        spans.append((start, start + size))
+    (a_start, a_end), (b_start, b_end) = spans
+    return a_start < b_end and b_start < a_end
 
 
 # %%
 # The detached tensor is the same memory
 # --------------------------------------
-# ``w.detach()`` allocates nothing: its storage starts where the storage of ``w`` does.
-# It does not :attr:`~torch.Tensor.requires_grad`, has no ``grad_fn`` and counts as a
-# leaf (:attr:`~torch.Tensor.is_leaf`).
+# ``w.detach()`` is a new tensor over the memory of ``w``. It does not
+# :attr:`~torch.Tensor.requires_grad`, has no ``grad_fn`` and counts as a leaf
+# (:attr:`~torch.Tensor.is_leaf`).
 w = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
 d = w.detach()
-print(f"storage of w at {storage_address(w):#x}, of d at {storage_address(d):#x}")
+print(f"d is w: {d is w}, d shares memory with w: {shares_memory(d, w)}")
 print(
     f"d.requires_grad={d.requires_grad}, d.is_leaf={d.is_leaf}, d.grad_fn={d.grad_fn}"
 )
-assert storage_address(d) == storage_address(w)
+assert d is not w and shares_memory(d, w)
 assert not d.requires_grad and d.is_leaf and d.grad_fn is None
 
 # %%
 # A write through ``d`` is a write into ``w``. Autograd allows it, because ``d`` does
 # not require grad, yet ``w`` is a leaf that does. Both tensors share one version
-# counter, which every in-place operation bumps.
+# counter: the ``mul_`` through ``d`` bumps it for ``w`` as well.
 before = w.detach().clone()
 d.mul_(10)
 print(f"w = {w}\nversion of w: {w._version}, version of d: {d._version}")
@@ -82,7 +96,7 @@ loss = (u * u).sum()
 u.data.mul_(10)
 loss.backward()
 print(f"version of u: {u._version}\ngradient: {u.grad}\ncorrect:  {right}")
-assert u._version == 0 and storage_address(u.data) == storage_address(u)
+assert u._version == 0 and shares_memory(u.data, u)
 assert torch.equal(u.grad, 2 * u.detach()) and not torch.equal(u.grad, right)
 
 # %%
@@ -95,7 +109,7 @@ c = w.detach().clone()
 c[0] = -1.0
 print(f"w = {w}\nc = {c}")
 print(f"w.clone().grad_fn={w.clone().grad_fn}, w.detach().clone().grad_fn={c.grad_fn}")
-assert storage_address(c) != storage_address(w) and w[0].item() != c[0].item()
+assert not shares_memory(c, w) and w[0].item() != c[0].item()
 assert c.is_leaf and not c.requires_grad and c.grad_fn is None
 assert type(w.clone().grad_fn).__name__ == "CloneBackward0"
 assert torch.equal(w.clone().detach()[1:], c[1:])
@@ -104,18 +118,19 @@ assert torch.equal(w.clone().detach()[1:], c[1:])
 # %%
 # A picture of it
 # ---------------
-# Each tensor is drawn over its storage, read from the live tensors above: ``w`` and
-# ``d`` are two tensors over one storage, the clone has a storage of its own.
+# Each tensor is drawn from the live tensors above, coloured by the memory it uses:
+# ``w`` and ``d`` share one storage, the clone has a storage of its own.
 def draw(ax, rows):
     palette = ["#cfe2f3", "#fce5cd", "#d9ead3"]
-    colours = {}
+    drawn = []  # (tensor, colour) for each row drawn so far
     for row, (name, t) in enumerate(reversed(rows)):
-        colour = colours.setdefault(storage_address(t), palette[len(colours)])
+        shared = [c for other, c in drawn if shares_memory(t, other)]
+        colour = shared[0] if shared else palette[len(drawn)]
+        drawn.append((t, colour))
         for i, value in enumerate(t.detach().cpu().tolist()):
             ax.add_patch(plt.Rectangle((i, row), 0.95, 0.8, fc=colour, ec="#444"))
             ax.text(i + 0.47, row + 0.4, f"{value:g}", ha="center", va="center")
-        where = f"storage {storage_address(t) % 0x100000:#07x}"
-        ax.text(-0.3, row + 0.4, f"{name}\n{where}", ha="right", va="center")
+        ax.text(-0.3, row + 0.4, name, ha="right", va="center")
         facts = f"requires_grad={t.requires_grad}\nis_leaf={t.is_leaf}"
         ax.text(3.2, row + 0.4, facts, ha="left", va="center", fontsize=9)
 
@@ -123,6 +138,7 @@ def draw(ax, rows):
 fig, ax = plt.subplots(figsize=(7, 2.6))
 draw(ax, [("w", w), ("d = w.detach()", d), ("c = w.detach().clone()", c)])
 ax.set(xlim=(-3.4, 5.6), ylim=(-0.2, 2.9), title="detach() shares, clone() copies")
+ax.text(1.5, -0.15, "one colour per storage", ha="center", va="top", fontsize=9)
 ax.axis("off")
 plt.show()
 

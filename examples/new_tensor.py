@@ -24,9 +24,23 @@ device = torch.device(
 print(f"torch {torch.__version__} on {device}")
 
 
-def storage_address(t: torch.Tensor) -> int:
-    """Address of the memory block behind ``t``; views of one block share it."""
-    return t.untyped_storage().data_ptr()
+def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Tell whether the storages of ``a`` and ``b`` cover some of the same bytes.
+
+    A storage that holds no memory, like that of ``torch.empty(0)`` or of a ``meta``
+    tensor, overlaps nothing.
+    """
+    if a.device != b.device:
+        return False
+    spans = []
+    for t in (a, b):
+        storage = t.untyped_storage()
+        start, size = storage.data_ptr(), storage.nbytes()
+        if start == 0 or size == 0:
+            return False
+        spans.append((start, start + size))
+    (a_start, a_end), (b_start, b_end) = spans
+    return a_start < b_end and b_start < a_end
 
 
 # %%
@@ -54,7 +68,7 @@ same = np.array([0.25, 0.5, 0.75], dtype=np.float32)  # already the dtype of bas
 t, shared = base.new_tensor(same), torch.as_tensor(same, device=device)
 same[0] = -1.0
 print(f"same = {same}\nnew_tensor: {t}\nas_tensor:  {shared}")
-assert storage_address(t) != same.ctypes.data and t[0].item() != same[0]
+assert not shares_memory(t, torch.from_numpy(same)) and t[0].item() != same[0]
 assert (shared[0].item() == same[0]) == (device.type == "cpu")
 
 # %%
@@ -72,7 +86,7 @@ assert len(caught) == 1 and issubclass(caught[0].category, UserWarning)
 print(f"{caught[0].category.__name__}: {caught[0].message}")
 print(f"n.is_leaf={n.is_leaf}, n.requires_grad={n.requires_grad}")
 assert "sourceTensor.detach().clone()" in str(caught[0].message)
-assert storage_address(n) != storage_address(x) and torch.as_tensor(x) is x
+assert not shares_memory(n, x) and torch.as_tensor(x) is x
 assert n.is_leaf and not n.requires_grad and n.grad_fn is None
 
 # %%
@@ -102,34 +116,36 @@ assert len(caught) == 1 and "rather than torch.tensor(" in str(caught[0].message
 print(f"{caught[0].category.__name__}: {caught[0].message}")
 assert "sourceTensor.detach().clone()" in str(caught[0].message)
 for alt in (c, like_base):
-    assert storage_address(alt) != storage_address(x) and torch.equal(alt, n)
+    assert not shares_memory(alt, x) and torch.equal(alt, n)
     assert alt.is_leaf and not alt.requires_grad
 assert (like_base.dtype, like_base.device) == (n.dtype, n.device)
 
 # %%
 # A picture of it
 # ---------------
-# The tensors above, each drawn over its storage: only ``x.detach()`` shares memory
+# The tensors above, coloured by the memory they use: only ``x.detach()`` shares memory
 # with ``x``. ``x`` is shown after the write below, which none of the copies see.
 with torch.no_grad():
     x[0] = 10.0
 rows = [("x", x), ("x.detach()", x.detach()), ("base.new_tensor(x)", n)]
 rows += [("x.detach().clone()", c)]
 palette = ["#cfe2f3", "#fce5cd", "#d9ead3", "#ead1dc"]
-colours = {}
+drawn = []  # (tensor, colour) for each row drawn so far
 fig, ax = plt.subplots(figsize=(7, 3))
 for row, (name, t) in enumerate(reversed(rows)):
-    colour = colours.setdefault(storage_address(t), palette[len(colours)])
+    shared = [c for other, c in drawn if shares_memory(t, other)]
+    colour = shared[0] if shared else palette[len(drawn)]
+    drawn.append((t, colour))
     for i, value in enumerate(t.detach().cpu().tolist()):
         ax.add_patch(plt.Rectangle((i, row), 0.95, 0.8, fc=colour, ec="#444"))
         ax.text(i + 0.47, row + 0.4, f"{value:g}", ha="center", va="center")
-    where = f"storage {storage_address(t) % 0x100000:#07x}"
-    ax.text(-0.3, row + 0.4, f"{name}\n{where}", ha="right", va="center")
+    ax.text(-0.3, row + 0.4, name, ha="right", va="center")
     ax.text(3.2, row + 0.4, f"requires_grad={t.requires_grad}", va="center")
 ax.set(xlim=(-3.6, 5.6), ylim=(-0.2, 4), title="new_tensor() copies, detach() shares")
 ax.axis("off")
 plt.show()
-assert x[0].item() != n[0].item() == c[0].item() and len(colours) == 3
+assert x[0].item() != n[0].item() == c[0].item()
+assert len({colour for _, colour in drawn}) == 3  # x and x.detach() share one
 
 # %%
 # Use it when, use instead
