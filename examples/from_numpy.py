@@ -2,8 +2,9 @@
 ``torch.from_numpy()`` and ``Tensor.numpy()``: one buffer, two names
 =====================================================================
 
-:func:`torch.from_numpy` and :meth:`torch.Tensor.numpy` never copy: the array and the
-CPU tensor share one buffer, so a write through either is seen by the other.
+:func:`torch.from_numpy` and :meth:`torch.Tensor.numpy` (without ``force=True``) never
+copy: the array and the CPU tensor share one buffer, so a write through either is seen by
+the other.
 """
 
 # %%
@@ -24,6 +25,25 @@ device = torch.device(
 print(f"torch {torch.__version__}, numpy {np.__version__}, on {device}")
 
 
+def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Tell whether the storages of ``a`` and ``b`` cover some of the same bytes.
+
+    A storage that holds no memory, like that of ``torch.empty(0)`` or of a ``meta``
+    tensor, overlaps nothing.
+    """
+    if a.device != b.device:
+        return False
+    spans = []
+    for t in (a, b):
+        storage = t.untyped_storage()
+        start, size = storage.data_ptr(), storage.nbytes()
+        if start == 0 or size == 0:
+            return False
+        spans.append((start, start + size))
+    (a_start, a_end), (b_start, b_end) = spans
+    return a_start < b_end and b_start < a_end
+
+
 def error_of(action, kind=RuntimeError) -> str:
     """Run ``action``, which must raise ``kind``; print the error and return it."""
     try:
@@ -37,14 +57,13 @@ def error_of(action, kind=RuntimeError) -> str:
 # %%
 # Both ways share the buffer
 # --------------------------
-# The tensor's storage starts where the array's data starts, and writes cross over in
-# both directions; ``numpy()`` hands back the same buffer again. The dtype is NumPy's
-# (float64 here), not PyTorch's default, which is float32.
+# The tensor's storage is the array's buffer, and writes cross over in both directions;
+# ``numpy()`` hands back the same buffer again. The dtype is NumPy's (float64 here), not
+# PyTorch's default, which is float32.
 a = np.arange(4.0)
 t = torch.from_numpy(a)
-address = t.untyped_storage().data_ptr()
-print(f"array data at {a.ctypes.data:#x}, tensor storage at {address:#x}, {t.dtype}")
-assert address == a.ctypes.data and np.shares_memory(t.numpy(), a)
+print(f"t is a {t.dtype} tensor; it shares memory with a: {np.shares_memory(t.numpy(), a)}")
+assert np.shares_memory(t.numpy(), a)
 t[0] = 10.0
 a[1] = 20.0
 print(a, t, sep="\n")
@@ -52,10 +71,25 @@ assert a[0] == 10.0 and t[1].item() == 20.0
 assert t.dtype == torch.float64 and torch.get_default_dtype() == torch.float32
 
 # %%
+# Two tensors over one buffer
+# ---------------------------
+# Each call to ``from_numpy`` makes a storage of its own, even for two slices of one
+# array: ``torch.from_numpy(a[2:])`` gets a storage that starts 16 bytes into the
+# buffer behind ``t``'s. The storages overlap, so writes cross over, but each tensor
+# keeps its own version counter: autograd would not see a write through the other.
+u = torch.from_numpy(a[2:])
+gap = u.untyped_storage().data_ptr() - t.untyped_storage().data_ptr()
+print(f"u's storage starts {gap} bytes into t's; shares memory: {shares_memory(u, t)}")
+assert gap == 2 * a.itemsize and shares_memory(u, t)
+u[0] = -2.0
+assert t[2].item() == -2.0 and u._version == 1 and t._version == 1  # t[0] = 10 above
+
+# %%
 # Which constructors copy
 # -----------------------
-# :func:`torch.tensor` always copies. :func:`torch.as_tensor` shares when it can: same
-# dtype and the CPU. Asking for another dtype, or for a GPU, makes a copy.
+# :func:`torch.tensor` always copies. :func:`torch.as_tensor` shares when it can keep
+# the array's dtype and device; for this array, asking for another dtype or for a GPU
+# makes a copy.
 copies = {
     "torch.from_numpy(a)": torch.from_numpy(a),
     "torch.as_tensor(a)": torch.as_tensor(a),
@@ -89,16 +123,19 @@ shares |= {name: w[i].item() == i + 1.0 for i, name in enumerate(arrays)}
 assert [shares[name] for name in arrays] == [device.type == "cpu"] * 2 + [False]
 
 # %%
-# ``numpy()`` refuses tensors outside host memory; call ``.cpu()`` first. A CUDA run
-# shows it with a GPU tensor, a CPU run with a data-less ``meta`` tensor.
+# ``numpy()`` refuses tensors outside host memory, and its message says to call
+# ``.cpu()`` first. A CUDA run shows it with a GPU tensor. A CPU run shows it with a
+# ``meta`` tensor, which holds no values at all, so for it ``.cpu()`` fails too.
 elsewhere = torch.empty(3, device=device if device.type == "cuda" else "meta")
 assert "Use Tensor.cpu()" in error_of(lambda: elsewhere.numpy(), TypeError)
+if elsewhere.is_meta:
+    assert "no data" in error_of(lambda: elsewhere.cpu(), NotImplementedError)
 
 # %%
 # Arrays PyTorch cannot wrap safely
 # ---------------------------------
-# A read-only array is shared anyway, with a warning. Tensors have no read-only flag:
-# a write through the tensor lands in the "read-only" array.
+# A read-only array is shared anyway, with a warning, and the tensor accepts writes:
+# a write through it lands in the "read-only" array.
 frozen = np.arange(3.0)
 frozen.setflags(write=False)
 warn_always = torch.is_warn_always_enabled()
@@ -114,21 +151,25 @@ print(f"frozen array after a write through the tensor: {frozen}")
 assert frozen[0] == 7.0 and not frozen.flags.writeable
 
 # %%
-# Negative strides (``arr[::-1]``) have no tensor equivalent: :func:`torch.from_numpy`
-# raises and suggests a copy. Positive steps are fine and still share.
+# Tensors cannot have negative strides, so a reversed array (``arr[::-1]``) cannot be
+# wrapped: :func:`torch.from_numpy` raises and suggests a copy. A positive step such as
+# ``a[::2]`` is fine and still shares. Flipping the tensor with :func:`torch.flip`
+# gives the reversed values too, in new memory.
 a = np.arange(6.0)
 message = error_of(lambda: torch.from_numpy(a[::-1]), ValueError)
 assert "negative" in message and "array.copy()" in message
 reversed_copy, every_other = torch.from_numpy(a[::-1].copy()), torch.from_numpy(a[::2])
+flipped = torch.flip(torch.from_numpy(a), [0])
 print(f"copy of a[::-1]: {reversed_copy}; a[::2] strides {every_other.stride()}")
 assert np.shares_memory(every_other.numpy(), a)
 assert not np.shares_memory(reversed_copy.numpy(), a)
+assert torch.equal(flipped, reversed_copy) and not np.shares_memory(flipped.numpy(), a)
 
 # %%
 # A picture of it
 # ---------------
-# Every conversion above, and whether a write on one side reached the other on this run:
-# array to tensor above the line, tensor to array below it.
+# The conversions whose sharing a write tested above, and whether the write reached the
+# other side on this run: array to tensor above the line, tensor to array below it.
 fig, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
 ax.barh(list(shares), 1, color=["#6aa84f" if s else "#cccccc" for s in shares.values()])
 for i, s in enumerate(shares.values()):
