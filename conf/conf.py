@@ -71,7 +71,10 @@ intersphinx_timeout = 5
 # -- MyST and MyST-NB --------------------------------------------------------------------
 myst_enable_extensions = ["colon_fence", "deflist", "attrs_inline", "substitution"]
 myst_heading_anchors = 3
-myst_substitutions = {"torch_version": release}
+myst_substitutions = {
+    "torch_version": release,
+    "verified_devices": site_facts.in_words(verified["verified_devices"]),
+}
 nb_execution_mode = "cache"
 nb_execution_cache_path = str(ROOT / "build" / "jupyter_cache" / execution_key)
 nb_execution_raise_on_error = True

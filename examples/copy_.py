@@ -57,7 +57,7 @@ def error_from(action) -> str:
 # ``copy_`` returns the destination itself, in the memory it had: a view taken before
 # the copy sees the new values. A ``float64`` row copied into a 2-by-3 ``int32`` tensor
 # is broadcast to every row and converted as :meth:`~torch.Tensor.to` converts: toward
-# zero. Broadcasting goes one way only.
+# zero, for values that fit in ``int32``. Broadcasting goes one way only.
 dst = torch.zeros(2, 3, dtype=torch.int32, device=device)
 taken_before = dst.view(-1)
 src = torch.tensor([1.7, -1.7, 2.5], dtype=torch.float64, device=device)
@@ -97,7 +97,7 @@ assert not shares_memory(src, dst) and dst[0, 0].item() != src[0].item()
 # -------------------------
 # When ``src`` requires grad, ``copy_`` into a floating-point destination is recorded by
 # autograd: the destination joins the graph, gradient reaching it goes to ``src``, and
-# its old values get none.
+# its old values get a gradient of zero.
 old = torch.ones(3, device=device, requires_grad=True)
 s = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
 weights = torch.tensor([1.0, 10.0, 100.0], device=device)

@@ -59,12 +59,16 @@ assert not d.requires_grad and d.is_leaf and d.grad_fn is None
 # %%
 # A write through ``d`` is a write into ``w``. Autograd allows it, because ``d`` does
 # not require grad, yet ``w`` is a leaf that does. Both tensors share one version
-# counter: the ``mul_`` through ``d`` bumps it for ``w`` as well.
+# counter: the ``mul_`` through ``d`` bumps it for ``w`` as well. The other way round,
+# ``d`` follows every later in-place update of ``w``.
 before = w.detach().clone()
 d.mul_(10)
 print(f"w = {w}\nversion of w: {w._version}, version of d: {d._version}")
 assert torch.equal(w.detach(), before * 10)
 assert w._version == d._version == 1
+with torch.no_grad():
+    w.add_(0.5)  # an update such as an optimizer step
+assert torch.equal(d, before * 10 + 0.5) and d._version == 2
 
 # %%
 # Writing into a detached alias breaks backward
@@ -146,7 +150,9 @@ plt.show()
 # Use it when, use instead
 # ------------------------
 # * Use ``detach()`` to read values without gradient: logging, metrics, a target that
-#   must not be trained, or ``t.detach().cpu().numpy()`` for NumPy.
+#   must not be trained, or ``t.detach().cpu().numpy()`` for NumPy. It follows later
+#   in-place updates of its source; to keep a value, take ``detach().clone()`` or
+#   ``.item()``.
 # * Never write into a detached alias of a tensor that backward still needs. To edit
 #   the values, take ``detach().clone()``; to keep gradient flowing, use
 #   :meth:`~torch.Tensor.clone`.

@@ -46,17 +46,18 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
 # %%
 # The caller decides dtype and device
 # -----------------------------------
-# ``base`` stands for a tensor of your model: ``float32`` on the run's device. Data
-# handed to ``base.new_tensor`` lands there, whatever its own type; :func:`torch.tensor`
-# infers the type from the data and puts it on the CPU (a CUDA run prints the
-# difference). ``dtype=`` overrides the caller.
+# ``base`` stands for a tensor of your model: ``float32`` on the run's device. Python
+# integers and a float64 array handed to ``base.new_tensor`` both land there as
+# ``float32``; :func:`torch.tensor` infers the type from the data and puts it on the
+# default device, the CPU unless :func:`torch.set_default_device` changed it (a CUDA
+# run prints the difference). ``dtype=`` overrides the caller.
 base = torch.zeros(2, device=device)
 arr = np.array([0.25, 0.5, 0.75])  # float64, NumPy's default
 for data, inferred in (([1, 2, 3], torch.int64), (arr, torch.float64)):
     a, b = base.new_tensor(data), torch.tensor(data)
     print(f"new_tensor: {a.dtype} on {a.device}; torch.tensor: {b.dtype} on {b.device}")
     assert (a.dtype, a.device) == (torch.float32, base.device)
-    assert b.dtype == inferred and b.device.type == "cpu"
+    assert b.dtype == inferred and b.device == torch.get_default_device()
 assert base.new_tensor(arr, dtype=torch.float64).dtype == torch.float64
 
 # %%

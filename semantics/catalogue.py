@@ -86,14 +86,15 @@ GROUPS: tuple[Group, ...] = (
     Group(
         "views",
         "Views",
-        "A new tensor object over the source's memory: writes go both ways, the "
-        "version counter is shared, and gradient flows back.",
+        "A new tensor object over the source's memory: writes through it reach the "
+        "source, the version counter is shared, and gradient flows back.",
     ),
     Group(
         "maybe-views",
         "Sometimes a view, sometimes a copy",
-        "These return the source itself or a view when nothing needs to change, "
-        "and a copy otherwise. Which one you get depends on the input.",
+        "These return the source itself or a view when the source's dtype, device and "
+        "strides allow it, and a copy otherwise: which one you get depends on the "
+        "input and the arguments.",
     ),
     Group(
         "copies",
@@ -105,7 +106,8 @@ GROUPS: tuple[Group, ...] = (
         "detached",
         "Same memory, out of the graph",
         "The result aliases the source's memory but gradient does not reach the "
-        "source: the combination behind most silent-aliasing bugs.",
+        "source. Whether autograd notices a write through it depends on the shared "
+        "version counter.",
     ),
     Group(
         "numpy",
@@ -115,21 +117,22 @@ GROUPS: tuple[Group, ...] = (
     Group(
         "edge-cases",
         "Edge cases of sharing",
-        "Two tensors share memory when the bytes their storages cover overlap. An empty "
-        "tensor covers no bytes, so it shares memory with nothing; two tensors made from "
-        "one NumPy buffer have a storage each, and share memory where those overlap.",
+        "Two tensors share memory when the bytes their storages cover overlap. A "
+        "storage of no bytes, like that of `torch.empty(0)`, shares memory with "
+        "nothing; two tensors made from one NumPy buffer have a storage each, and "
+        "share memory where those overlap.",
     ),
     Group(
         "in-place",
         "In-place operations",
-        "They modify their input and return it. Autograd refuses them on a leaf that "
-        "requires grad, so they are measured on `y = x * 1`.",
+        "They write into their input and return it. While autograd records, it refuses "
+        "them on a leaf that requires grad, so most rows start from `y = x * 1`.",
     ),
     Group(
         "devices",
         "Crossing devices",
-        "Moving a tensor between host memory and a CUDA GPU. Measured only by builds "
-        "that have a CUDA device.",
+        "Operations at the border between host memory and a CUDA GPU. Measured only "
+        "by builds that have a CUDA device.",
     ),
 )
 GROUP_IDS = tuple(group.id for group in GROUPS)

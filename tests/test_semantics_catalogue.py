@@ -69,6 +69,9 @@ PROMISED = {
     "Tensor.numpy": "t.numpy()",
     "Tensor.numpy_force": "x.numpy(force=True)",
     "state_dict": 'm.state_dict()["weight"]',
+    # The two cases where comparing storage start addresses gives the wrong answer.
+    "empty_like_of_empty": "torch.empty_like(e)",
+    "from_numpy_offset": "torch.from_numpy(a[2:])",
 }
 # The operations that cross devices, measured on CUDA runs.
 CROSSING = {
@@ -100,6 +103,17 @@ def test_device_crossing_is_catalogued_for_cuda_runs(op_id: str, code: str) -> N
     assert op.group == "devices"
     assert op.applies_to("cuda")
     assert not op.applies_to("cpu")
+
+
+def test_the_address_traps_state_what_overlapping_bytes_say() -> None:
+    empty, offset = BY_ID["empty_like_of_empty"], BY_ID["from_numpy_offset"]
+    assert empty.given == "`e = torch.empty(0)`" and empty.source == "e"
+    assert empty.expect.shares_storage is False  # both storages start at address 0
+    assert offset.given == "`t = torch.from_numpy(a)`, `a = np.arange(6.0)`"
+    assert offset.source == "t"
+    facts = offset.expect
+    assert (facts.shares_storage, facts.writes_propagate) == (True, True)
+    assert facts.shares_version_counter is False  # one counter per from_numpy call
 
 
 def test_the_catalogue_has_no_inconsistency() -> None:

@@ -24,6 +24,12 @@ def verified_with() -> dict[str, object]:
     }
 
 
+def in_words(devices: list[str]) -> str:
+    """Name the verified devices in a sentence: "the CPU and cuda (NVIDIA H200)"."""
+    names = ["the CPU" if name == "cpu" else name for name in devices]
+    return " and ".join(names) if len(names) <= 2 else ", ".join(names)
+
+
 def execution_key() -> str:
     """Return a key that changes whenever cached example outputs would no longer be true."""
     facts = verified_with()
