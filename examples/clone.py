@@ -2,8 +2,9 @@
 ``Tensor.clone()``: new memory, same graph
 ==========================================
 
-:meth:`torch.Tensor.clone` copies the data into storage of its own, yet stays connected
-to autograd: gradient that reaches the clone flows back to the tensor it was cloned from.
+:meth:`torch.Tensor.clone` copies the data into storage of its own, yet, while autograd
+records, stays connected to it: gradient that reaches the clone flows back to the tensor
+it was cloned from.
 """
 
 # %%
@@ -64,21 +65,30 @@ assert x[0, 0].item() == 0.0 and y[0, 0].item() == 100.0
 # covers its memory with no gaps and no repeats, as a transposed tensor does. A tensor
 # with gaps (``x[:, ::2]``) or repeats (``expand``) gets packed strides instead. Ask
 # for ``torch.contiguous_format`` to get a row-major copy in every case.
-layouts = {"x.t()": x.t(), "x[:, ::2]": x[:, ::2], "x[:1].expand(4, 3)": x[:1].expand(4, 3)}
+layouts = {
+    "x.t()": x.t(),
+    "x[:, ::2]": x[:, ::2],
+    "x[:1].expand(4, 3)": x[:1].expand(4, 3),
+}
 for name, source in layouts.items():
-    kept, packed = source.clone(), source.clone(memory_format=torch.contiguous_format)
-    print(f"{name:18} strides {source.stride()}, clone {kept.stride()}, "
-          f"contiguous clone {packed.stride()}")
-    assert (kept.shape, kept.dtype, kept.device) == (source.shape, source.dtype, source.device)
+    kept = source.clone()
+    packed = source.clone(memory_format=torch.contiguous_format)
+    print(
+        f"{name:18} strides {source.stride()}, clone {kept.stride()}, "
+        f"contiguous clone {packed.stride()}"
+    )
+    assert (kept.dtype, kept.device) == (source.dtype, source.device)
+    assert torch.equal(kept, source) and torch.equal(packed, source)  # shape, values
     assert kept.untyped_storage().nbytes() == kept.numel() * kept.element_size()
-    assert packed.is_contiguous() and torch.equal(packed, source) and torch.equal(kept, source)
+    assert packed.is_contiguous()
     assert (kept.stride() == source.stride()) == (name == "x.t()"), name
 
 # %%
 # The clone stays in the graph
 # ----------------------------
-# Cloning a tensor that requires grad records a ``CloneBackward0`` node. The clone is
-# not a leaf, and gradient sent into it lands on the source.
+# Outside :class:`torch.no_grad`, cloning a tensor that requires grad records a
+# ``CloneBackward0`` node. The clone is not a leaf, and gradient sent into it lands on
+# the source. Under ``no_grad``, the clone is a plain leaf that does not require grad.
 w = torch.ones(3, device=device, requires_grad=True)
 c = w.clone()
 print(
@@ -86,6 +96,9 @@ print(
 )
 assert c.requires_grad and not c.is_leaf
 assert type(c.grad_fn).__name__ == "CloneBackward0"
+with torch.no_grad():
+    unrecorded = w.clone()
+assert unrecorded.is_leaf and not unrecorded.requires_grad
 
 # %%
 # Gradients from several clones add up on the source: 2 from the first, 5 from the
@@ -97,7 +110,7 @@ c1, c2 = w.clone(), w.clone()
 c2.retain_grad()
 (2 * c1 + 5 * c2).sum().backward()
 with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # reading a non-leaf's .grad warns
+    warnings.simplefilter("ignore")  # c1.grad warns: a non-leaf without retain_grad()
     c1_grad, c2_grad = (clone.grad for clone in (c1, c2))
 print(f"w.grad = {w.grad}, c1.grad = {c1_grad}, c2.grad = {c2_grad}")
 assert torch.equal(w.grad, torch.full_like(w, 7.0))

@@ -62,8 +62,9 @@ def error_of(action, kind=RuntimeError) -> str:
 # PyTorch's default, which is float32.
 a = np.arange(4.0)
 t = torch.from_numpy(a)
-print(f"t is a {t.dtype} tensor; it shares memory with a: {np.shares_memory(t.numpy(), a)}")
-assert np.shares_memory(t.numpy(), a)
+shared = np.shares_memory(t.numpy(), a)
+print(f"t is a {t.dtype} tensor; it shares memory with a: {shared}")
+assert shared
 t[0] = 10.0
 a[1] = 20.0
 print(a, t, sep="\n")

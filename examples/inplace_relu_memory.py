@@ -14,6 +14,7 @@ passing peak rather than the memory held for backward.
 import json
 import os
 import tempfile
+from functools import partial
 
 import matplotlib.pyplot as plt
 import torch
@@ -98,7 +99,7 @@ out_of_place = {"F.relu(x)": F.relu, "nn.ReLU()(x)": nn.ReLU()}
 in_place = {"F.relu_(x)": F.relu_, "nn.ReLU(inplace=True)(x)": nn.ReLU(inplace=True)}
 measured = {}
 for name, fn in (out_of_place | in_place).items():
-    measured[name] = peak = measure(lambda: fn(x), device)[1]
+    measured[name] = peak = measure(partial(fn, x), device)[1]
     print(f"{name:25} {peak / MiB:7.2f} MiB, measured / theory = {peak / theory:.4f}")
 assert all(least <= measured[name] <= most for name in out_of_place)
 assert all(measured[name] == 0 for name in in_place)
@@ -137,7 +138,7 @@ for inplace in (False, True):
     nets[inplace] = nn.Sequential(*sum(blocks, ()), nn.Linear(width, 1)).to(device)
     net = nets[inplace]
     net(batch)  # warm-up: what only a first call allocates is not counted
-    net_memory[inplace] = peak, held = measure(lambda: net(batch), device)[1:]
+    net_memory[inplace] = peak, held = measure(partial(net, batch), device)[1:]
     print(f"inplace={inplace}: peak {peak / MiB:.1f} MiB, held {held / MiB:.1f} MiB")
 (peak_out, held_out), (peak_in, held_in) = net_memory[False], net_memory[True]
 print(f"held for backward: {held_in / activation:.2f} activations, either way")

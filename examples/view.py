@@ -11,6 +11,7 @@ silently copies instead.
 # Setup
 # -----
 # The script runs on ``TORCH_DEVICE`` when set, else on CUDA when available, else CPU.
+import itertools
 import os
 
 import matplotlib.pyplot as plt
@@ -61,7 +62,8 @@ def error_of(action) -> str:
 # A view shares the storage
 # -------------------------
 # A new tensor object with its own shape and strides over the same memory: writes
-# through it show up in the source, and ``_base`` names the tensor it was taken from.
+# through it show up in the source, and ``_base`` names the tensor where its chain of
+# views starts.
 x = torch.arange(12.0, device=device)
 v = x.view(3, 4)
 assert shares_memory(v, x) and v._base is x
@@ -72,12 +74,14 @@ assert x[4].item() == -4.0
 # %%
 # It needs strides that fit
 # -------------------------
-# ``v.t()`` is another view over ``x`` (``_base`` names the owner, not ``v``). Read row
-# by row it jumps around the storage; no stride walks that order, so ``view(-1)`` fails.
+# ``v.t()`` is another view over ``x`` (``_base`` names ``x``, where the chain starts,
+# not ``v``). Read row by row it jumps around the storage by steps of different sizes;
+# no single stride walks that order, so ``view(-1)`` fails.
 t = v.t()
 order = storage_index(t).flatten().tolist()
 print(f"t strides {t.stride()}, storage order read row by row: {order}")
-assert t._base is x and not t.is_contiguous() and order != sorted(order)
+steps = {b - a for a, b in itertools.pairwise(order)}
+assert t._base is x and not t.is_contiguous() and len(steps) > 1
 assert "view size is not compatible" in error_of(lambda: t.view(-1))
 
 # %%
@@ -109,8 +113,8 @@ assert x[4].item() == 40.0 and 50.0 not in x
 # %%
 # ``expand`` repeats without memory: clone before writing
 # -------------------------------------------------------
-# :meth:`~torch.Tensor.expand` gives the new dimension a stride of 0: every row is the
-# same memory. In-place arithmetic such as ``add_`` raises rather than write one
+# :meth:`~torch.Tensor.expand` gives the new dimension, of size 3, a stride of 0: every
+# row is the same memory. In-place arithmetic such as ``add_`` raises rather than write one
 # location several times, but not every in-place method checks: ``fill_`` writes into
 # the shared memory and so changes every row at once. Clone first if you need a
 # writable repeated tensor.
@@ -127,9 +131,9 @@ assert torch.equal(e.clone().add_(1.0), torch.full((3, 4), 8.0, device=device))
 # %%
 # Gradient flows through a view
 # -----------------------------
-# A view of a tensor that requires grad is recorded as ``ViewBackward0``: gradient
-# reaches the source, reshaped back. While autograd records, writing in place into a
-# view of such a leaf is refused, since it would change the leaf behind its back.
+# ``w.view(2, 2)`` of a tensor that requires grad is recorded as ``ViewBackward0``:
+# gradient reaches the source, reshaped back. While autograd records, writing in place
+# into this view of a leaf is refused, since it would change the leaf behind its back.
 w = torch.zeros(4, device=device, requires_grad=True)
 wv = w.view(2, 2)
 (wv * torch.arange(4.0, device=device).view(2, 2)).sum().backward()
@@ -148,7 +152,7 @@ mosaic = [["x"] * 3, list(panels)]
 fig, axes = plt.subplot_mosaic(mosaic, figsize=(8, 4), height_ratios=[1, 4])
 for name, tensor in {"x": x, **panels}.items():
     ax, grid = axes[name], torch.atleast_2d(storage_index(tensor))
-    ax.imshow(grid, cmap="viridis", vmin=0, vmax=x.numel() - 1)
+    ax.imshow(grid.numpy(), cmap="viridis", vmin=0, vmax=x.numel() - 1)
     for i, indices in enumerate(grid.tolist()):
         for j, k in enumerate(indices):
             ax.text(j, i, k, ha="center", va="center", color="white")
@@ -164,5 +168,6 @@ plt.show()
 #   it raises rather than copy, and writes go to the source.
 # * Use :meth:`~torch.Tensor.reshape` when you only need the shape and either result
 #   will do; never write into its result expecting the source to change.
-# * For an independent copy, use :meth:`~torch.Tensor.clone`; to repeat data you will
-#   write into, use ``expand(...).clone()``.
+# * For an independent copy, use :meth:`~torch.Tensor.clone` (in the graph) or
+#   ``detach().clone()`` (out of it); to repeat data you will write into, use
+#   ``expand(...).clone()``.

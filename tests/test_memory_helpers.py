@@ -40,7 +40,8 @@ def test_tensors_over_one_numpy_buffer_share_though_their_storages_differ() -> N
     a = np.arange(6.0)
     t, u = torch.from_numpy(a), torch.from_numpy(a[2:])
     assert t.untyped_storage().data_ptr() != u.untyped_storage().data_ptr()
-    assert shares_memory(t, u) and shares_memory(u, t)
+    assert shares_memory(t, u)
+    assert shares_memory(u, t)
     u[0] = 100.0
     assert t[2].item() == 100.0  # the write is seen through the other tensor
 
@@ -54,7 +55,8 @@ def test_partly_overlapping_numpy_slices_share() -> None:
 def test_a_dtype_view_shares_though_autograd_does_not_call_it_a_view() -> None:
     x = torch.arange(4.0)
     bits = x.view(torch.int32)
-    assert not bits._is_view() and bits._base is None
+    assert not bits._is_view()
+    assert bits._base is None
     assert shares_memory(x, bits)
     bits[0] = 1
     assert x[0].item() != 0.0
@@ -71,7 +73,8 @@ def test_unrelated_tensors_and_copies_do_not_share() -> None:
     x = torch.arange(4.0)
     assert not shares_memory(x, torch.arange(4.0))
     assert not shares_memory(x, x.clone())
-    assert shares_memory(x, x) and shares_memory(x, x.view(2, 2))
+    assert shares_memory(x, x)
+    assert shares_memory(x, x.view(2, 2))
 
 
 def test_tensors_without_memory_or_on_other_devices_do_not_share() -> None:
@@ -97,7 +100,8 @@ def test_measure_sees_temporaries_freed_inside_one_operator() -> None:
     # table nets them to zero; the allocation events do not.
     x, other = torch.randn(MiB), torch.randn(MiB, dtype=torch.float64)
     _, peak, held = measure(lambda: x.add_(other), CPU)
-    assert peak == 2 * x.numel() * other.element_size() and held == 0
+    assert peak == 2 * x.numel() * other.element_size()
+    assert held == 0
 
 
 def test_measure_does_not_see_other_threads() -> None:
@@ -108,7 +112,8 @@ def test_measure_does_not_see_other_threads() -> None:
         thread.start()
         thread.join()
 
-    assert measure(allocate_elsewhere, CPU)[1:] == (0, 0) and box
+    assert measure(allocate_elsewhere, CPU)[1:] == (0, 0)
+    assert box
 
 
 def test_counted_bytes_is_exact_on_the_cpu_and_rounds_on_cuda() -> None:
@@ -118,7 +123,8 @@ def test_counted_bytes_is_exact_on_the_cpu_and_rounds_on_cuda() -> None:
     assert counted_bytes([MiB], cuda) == (MiB, MiB)  # a small block: split exactly
     relu_output = 10_000 * 10_000 * 4  # the ReLU example's tensor
     least, most = counted_bytes([relu_output], cuda)
-    assert least == relu_output and most == relu_output + MiB
+    assert least == relu_output
+    assert most == relu_output + MiB
     assert least <= 191 * 2 * MiB <= most  # what the allocator's source gives for it
 
 

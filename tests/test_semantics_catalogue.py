@@ -107,7 +107,8 @@ def test_device_crossing_is_catalogued_for_cuda_runs(op_id: str, code: str) -> N
 
 def test_the_address_traps_state_what_overlapping_bytes_say() -> None:
     empty, offset = BY_ID["empty_like_of_empty"], BY_ID["from_numpy_offset"]
-    assert empty.given == "`e = torch.empty(0)`" and empty.source == "e"
+    assert empty.given == "`e = torch.empty(0)`"
+    assert empty.source == "e"
     assert empty.expect.shares_storage is False  # both storages start at address 0
     assert offset.given == "`t = torch.from_numpy(a)`, `a = np.arange(6.0)`"
     assert offset.source == "t"

@@ -16,7 +16,8 @@ def test_footer_names_the_installed_torch_and_the_device(torch_device: str) -> N
 
 def test_verified_devices_read_as_a_sentence() -> None:
     assert site_facts.in_words(["cpu"]) == "the CPU"
-    assert site_facts.in_words(["cpu", "cuda (Fake GPU)"]) == "the CPU and cuda (Fake GPU)"
+    both = site_facts.in_words(["cpu", "cuda (Fake GPU)"])
+    assert both == "the CPU and cuda (Fake GPU)"
 
 
 def test_execution_key_changes_with_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
