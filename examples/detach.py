@@ -2,8 +2,8 @@
 ``Tensor.detach()``: same memory, out of the graph
 ==================================================
 
-:meth:`torch.Tensor.detach` returns a tensor that shares storage and the version counter
-with its source but takes no part in autograd: writes go through, gradient does not.
+:meth:`torch.Tensor.detach` returns a tensor that shares memory and the version counter
+with its source but that autograd does not track: writes go through, gradient does not.
 """
 
 # %%
