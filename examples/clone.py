@@ -86,9 +86,10 @@ for name, source in layouts.items():
 # %%
 # The clone stays in the graph
 # ----------------------------
-# Outside :class:`torch.no_grad`, cloning a tensor that requires grad records a
+# While grad mode is on (not under :class:`torch.no_grad`, :class:`torch.inference_mode`
+# or ``torch.set_grad_enabled(False)``), cloning a tensor that requires grad records a
 # ``CloneBackward0`` node. The clone is not a leaf, and gradient sent into it lands on
-# the source. Under ``no_grad``, the clone is a plain leaf that does not require grad.
+# the source. With grad mode off, the clone is a plain leaf that does not require grad.
 w = torch.ones(3, device=device, requires_grad=True)
 c = w.clone()
 print(
@@ -96,9 +97,14 @@ print(
 )
 assert c.requires_grad and not c.is_leaf
 assert type(c.grad_fn).__name__ == "CloneBackward0"
-with torch.no_grad():
-    unrecorded = w.clone()
-assert unrecorded.is_leaf and not unrecorded.requires_grad
+for grad_off in (
+    torch.no_grad(),
+    torch.inference_mode(),
+    torch.set_grad_enabled(False),
+):
+    with grad_off:
+        unrecorded = w.clone()
+    assert unrecorded.is_leaf and not unrecorded.requires_grad
 
 # %%
 # Gradients from several clones add up on the source: 2 from the first, 5 from the
@@ -109,9 +115,11 @@ import warnings
 c1, c2 = w.clone(), w.clone()
 c2.retain_grad()
 (2 * c1 + 5 * c2).sum().backward()
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # c1.grad warns: a non-leaf without retain_grad()
-    c1_grad, c2_grad = (clone.grad for clone in (c1, c2))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")  # c1.grad warns: a non-leaf without retain_grad()
+    c1_grad = c1.grad
+    c2_grad = c2.grad
+assert len(caught) == 1 and "retain_grad" in str(caught[0].message)
 print(f"w.grad = {w.grad}, c1.grad = {c1_grad}, c2.grad = {c2_grad}")
 assert torch.equal(w.grad, torch.full_like(w, 7.0))
 assert c1_grad is None and torch.equal(c2_grad, torch.full_like(w, 5.0))

@@ -117,8 +117,10 @@ import warnings
 for dtype in (torch.float16, torch.float64, torch.complex64, torch.int64, torch.bool):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a warning would raise here
-        linked = torch.zeros(3, dtype=dtype, device=device).copy_(s).requires_grad
-    print(f"copy_ into {dtype}: requires_grad={linked}")
+        copied = torch.zeros(3, dtype=dtype, device=device).copy_(s)
+    linked = copied.requires_grad
+    print(f"copy_ into {dtype}: {copied.tolist()}, requires_grad={linked}")
+    assert torch.equal(copied.detach(), s.detach().to(dtype))  # the values arrive
     assert linked == (dtype.is_floating_point or dtype.is_complex), dtype
 message = error_from(lambda: torch.zeros(3, dtype=torch.int64).requires_grad_())
 assert "only Tensors of floating point" in message

@@ -60,7 +60,7 @@ assert not d.requires_grad and d.is_leaf and d.grad_fn is None
 # A write through ``d`` is a write into ``w``. Autograd allows it, because ``d`` does
 # not require grad, yet ``w`` is a leaf that does. Both tensors share one version
 # counter: the ``mul_`` through ``d`` bumps it for ``w`` as well. The other way round,
-# ``d`` follows every later in-place update of ``w``.
+# ``d`` follows every later in-place write into the memory of ``w``.
 before = w.detach().clone()
 d.mul_(10)
 print(f"w = {w}\nversion of w: {w._version}, version of d: {d._version}")
@@ -75,7 +75,7 @@ assert torch.equal(d, before * 10 + 0.5) and d._version == 2
 # ---------------------------------------------
 # ``(v * v).sum()`` saves ``v`` for its backward pass. Changing ``v`` through a detached
 # alias afterwards bumps the shared version counter, and ``backward()`` refuses to
-# compute a gradient from values that are no longer the ones the forward pass saw.
+# compute the gradient, because the version it saved has moved.
 v = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
 loss = (v * v).sum()
 v.detach().mul_(10)
@@ -137,10 +137,12 @@ def draw(ax, rows):
         ax.text(-0.3, row + 0.4, name, ha="right", va="center")
         facts = f"requires_grad={t.requires_grad}\nis_leaf={t.is_leaf}"
         ax.text(3.2, row + 0.4, facts, ha="left", va="center", fontsize=9)
+    return [colour for _, colour in reversed(drawn)]  # in the order of ``rows``
 
 
 fig, ax = plt.subplots(figsize=(7, 2.6))
-draw(ax, [("w", w), ("d = w.detach()", d), ("c = w.detach().clone()", c)])
+colours = draw(ax, [("w", w), ("d = w.detach()", d), ("c = w.detach().clone()", c)])
+assert colours[0] == colours[1] != colours[2]  # w and d share memory, c does not
 ax.set(xlim=(-3.4, 5.6), ylim=(-0.2, 2.9), title="detach() shares, clone() copies")
 ax.text(1.5, -0.15, "one colour per storage", ha="center", va="top", fontsize=9)
 ax.axis("off")
@@ -151,8 +153,8 @@ plt.show()
 # ------------------------
 # * Use ``detach()`` to read values without gradient: logging, metrics, a target that
 #   must not be trained, or ``t.detach().cpu().numpy()`` for NumPy. It follows later
-#   in-place updates of its source; to keep a value, take ``detach().clone()`` or
-#   ``.item()``.
+#   in-place updates of its source; to keep a value, take ``detach().clone()``, or
+#   ``.item()`` for a tensor of one element.
 # * Never write into a detached alias of a tensor that backward still needs. To edit
 #   the values, take ``detach().clone()``; to keep gradient flowing, use
 #   :meth:`~torch.Tensor.clone`.

@@ -3,7 +3,8 @@
 =================================================================
 
 :meth:`torch.Tensor.new_tensor` always copies ``data`` into a new leaf tensor that takes
-its dtype and device from the tensor it is called on, not from ``data``.
+its dtype and device from the tensor it is called on, not from ``data``, unless
+``dtype=`` or ``device=`` says otherwise.
 """
 
 # %%
@@ -106,7 +107,8 @@ assert m.is_leaf and torch.equal(m.grad, torch.full_like(m, 3.0)) and x.grad is 
 # The warning's advice, ``x.detach().clone()`` (:meth:`~torch.Tensor.detach`, then
 # :meth:`~torch.Tensor.clone`), says the same without a warning; detach first, so that
 # autograd never records the clone. It keeps the dtype and device of ``x``; to take
-# those of ``base`` as ``new_tensor`` does, write ``x.detach().to(base, copy=True)``.
+# those of ``base`` as ``new_tensor`` does, write ``x.detach().to(base, copy=True)``:
+# a float64 ``x`` comes out as float32, like ``base``.
 # :func:`torch.tensor` given a tensor warns just as ``new_tensor`` does.
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
@@ -120,6 +122,11 @@ for alt in (c, like_base):
     assert not shares_memory(alt, x) and torch.equal(alt, n)
     assert alt.is_leaf and not alt.requires_grad
 assert (like_base.dtype, like_base.device) == (n.dtype, n.device)
+x64 = x.detach().double()
+assert (
+    x64.to(base, copy=True).dtype == base.new_tensor(x64.tolist()).dtype == base.dtype
+)
+assert x64.to(base, copy=True).device == base.device
 
 # %%
 # A picture of it
@@ -156,5 +163,5 @@ assert len({colour for _, colour in drawn}) == 3  # x and x.detach() share one
 # * To copy a tensor, write ``x.detach().clone()``, plus
 #   :meth:`~torch.Tensor.requires_grad_` if the copy is to be trained; to convert it as
 #   well, ``x.detach().to(base, copy=True)``.
-# * To share memory with NumPy data instead of copying it, use :func:`torch.as_tensor`
-#   or :func:`torch.from_numpy`.
+# * To share memory with NumPy data instead of copying it, use :func:`torch.from_numpy`,
+#   or :func:`torch.as_tensor` when the dtype and device already match.

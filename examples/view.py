@@ -13,6 +13,7 @@ silently copies instead.
 # The script runs on ``TORCH_DEVICE`` when set, else on CUDA when available, else CPU.
 import itertools
 import os
+import warnings
 
 import matplotlib.pyplot as plt
 import torch
@@ -88,7 +89,9 @@ assert "view size is not compatible" in error_of(lambda: t.view(-1))
 # :meth:`~torch.Tensor.reshape` never refuses for want of strides: a view when strides
 # allow, otherwise a silent copy, so writes into ``t.reshape(-1)`` are lost.
 # :meth:`~torch.Tensor.contiguous` returns a contiguous tensor itself, and copies ``t``.
-flat_view, flat_copy = v.reshape(-1), t.reshape(-1)
+with warnings.catch_warnings():
+    warnings.simplefilter("error")  # "silent": a warning would raise here
+    flat_view, flat_copy = v.reshape(-1), t.reshape(-1)
 assert shares_memory(flat_view, x)
 assert not shares_memory(flat_copy, x) and flat_copy._base is None
 flat_copy[0] = 99.0
@@ -99,10 +102,11 @@ assert v.contiguous() is v and not shares_memory(t.contiguous(), x)
 # %%
 # Slicing views, advanced indexing copies
 # ---------------------------------------
-# Basic slicing (``start:stop:step``) only changes offset and strides: a view. Indexing
+# Basic slicing (``start:stop:step``) only changes shape, offset and strides: a view. Indexing
 # with a list or a boolean mask gathers the elements into new memory: a copy, whose
 # writes never reach ``x``.
 sliced, gathered, masked = v[1:, ::2], v[[0, 2]], v[v > 5]
+assert (sliced.shape, sliced.storage_offset(), sliced.stride()) == ((2, 2), 4, (4, 2))
 assert shares_memory(sliced, x) and sliced._base is x
 for copy in (gathered, masked):
     assert not shares_memory(copy, x) and copy._base is None
@@ -114,10 +118,9 @@ assert x[4].item() == 40.0 and 50.0 not in x
 # ``expand`` repeats without memory: clone before writing
 # -------------------------------------------------------
 # :meth:`~torch.Tensor.expand` gives the new dimension, of size 3, a stride of 0: every
-# row is the same memory. In-place arithmetic such as ``add_`` raises rather than write one
-# location several times, but not every in-place method checks: ``fill_`` writes into
-# the shared memory and so changes every row at once. Clone first if you need a
-# writable repeated tensor.
+# row is the same memory. ``add_`` raises rather than write one location several
+# times, but not every in-place method checks: ``fill_`` writes into the shared memory
+# and so changes every row at once. Clone first if you need a writable repeated tensor.
 e = torch.zeros(4, device=device).expand(3, 4)
 print(f"e strides {e.stride()}, storage of {e._base.numel()} floats")
 assert e.stride() == (0, 1) and shares_memory(e, e._base)
