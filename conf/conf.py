@@ -73,7 +73,8 @@ myst_enable_extensions = ["colon_fence", "deflist", "attrs_inline", "substitutio
 myst_heading_anchors = 3
 myst_substitutions = {
     "torch_version": release,
-    "verified_devices": site_facts.in_words(verified["verified_devices"]),
+    "page_device": verified["page_device"],
+    "verified_devices": verified["devices_in_words"],
 }
 nb_execution_mode = "cache"
 nb_execution_cache_path = str(ROOT / "build" / "jupyter_cache" / execution_key)

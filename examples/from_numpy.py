@@ -64,7 +64,8 @@ a = np.arange(4.0)
 t = torch.from_numpy(a)
 shared = np.shares_memory(t.numpy(), a)
 print(f"t is a {t.dtype} tensor; it shares memory with a: {shared}")
-assert shared
+assert shared and t.untyped_storage().data_ptr() == a.ctypes.data
+assert t.untyped_storage().nbytes() == a.nbytes  # the storage is exactly the buffer
 t[0] = 10.0
 a[1] = 20.0
 print(a, t, sep="\n")
@@ -84,6 +85,17 @@ print(f"u's storage starts {gap} bytes into t's; shares memory: {shares_memory(u
 assert gap == 2 * a.itemsize and shares_memory(u, t)
 u[0] = -2.0
 assert t[2].item() == -2.0 and u._version == 1 and t._version == 1  # t[0] = 10 above
+
+# %%
+# So a write through one such tensor goes unnoticed by autograd when it changes a value
+# that a backward pass saved through the other: no error, and a wrong gradient.
+weights = np.ones(3)
+leaf = torch.from_numpy(weights).requires_grad_()
+loss = (leaf * leaf).sum()  # saves leaf for the backward pass
+torch.from_numpy(weights[1:])[0] = 10.0  # another storage over the same buffer
+loss.backward()
+print(f"gradient {leaf.grad.tolist()}; at the values the loss saw: [2.0, 2.0, 2.0]")
+assert leaf.grad.tolist() == [2.0, 20.0, 2.0]
 
 # %%
 # Which constructors copy
@@ -107,21 +119,28 @@ assert list(shares.values()) == [True, True, False, False, device.type == "cpu"]
 # %%
 # ``numpy()`` and autograd
 # ------------------------
-# NumPy cannot carry gradients, so ``numpy()`` refuses a tensor that requires grad. The
-# two ways around it copy from a GPU, but on the CPU both alias the tensor: a write into
-# the array changes the parameter. Add ``.copy()`` to be independent.
-w = torch.zeros(3, device=device, requires_grad=True)
+# NumPy cannot carry gradients, so ``numpy()`` refuses a tensor that requires grad,
+# while grad mode is on. The ways around it copy from a GPU, but on the CPU they alias
+# the tensor: a write into the array changes the parameter. On the CPU, ``numpy()``
+# under :class:`torch.no_grad` is one more such way. Add ``.copy()`` to be independent.
+w = torch.zeros(4, device=device, requires_grad=True)
 assert "requires grad" in error_of(lambda: w.cpu().numpy())
 arrays = {
     "w.numpy(force=True)": w.numpy(force=True),
     "w.detach().cpu().numpy()": w.detach().cpu().numpy(),
     "w.detach().cpu().numpy().copy()": w.detach().cpu().numpy().copy(),
 }
+if device.type == "cpu":
+    with torch.no_grad():
+        arrays["w.numpy() under no_grad"] = w.numpy()
 for i, array in enumerate(arrays.values()):
     array[i] = i + 1.0  # each array writes its own element: which reach w?
 print(f"w after the writes: {w}")
 shares |= {name: w[i].item() == i + 1.0 for i, name in enumerate(arrays)}
-assert [shares[name] for name in arrays] == [device.type == "cpu"] * 2 + [False]
+aliases = [name for name in arrays if shares[name]]
+assert aliases == [
+    name for name in arrays if "copy()" not in name and device.type == "cpu"
+]
 
 # %%
 # ``numpy()`` refuses tensors outside host memory, and its message says to call

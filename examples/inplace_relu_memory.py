@@ -4,7 +4,7 @@ In-place ReLU: the memory it saves, and when it breaks backward
 
 :func:`torch.nn.functional.relu_` overwrites its input instead of allocating an output,
 which is only safe where autograd does not need that input, and in a network saves a
-passing peak rather than the memory held for backward.
+passing peak of the forward pass rather than the memory held for backward.
 """
 
 # %%
@@ -31,10 +31,11 @@ MiB = 2**20
 
 def measure(fn, device: torch.device) -> tuple[object, int, int]:
     """Run ``fn()``; return its result and the bytes allocated on ``device`` meanwhile:
-    at the peak, and still held when it returns.
+    the peak above the start, and the net change when it returns.
 
     CUDA: the caching allocator's own statistics. CPU: the profiler's record of each
-    allocation and free on this thread, each with the allocator's running total.
+    allocation on this thread, and each free of memory allocated while memory profiling
+    was on (an earlier call of ``measure`` included), with a running total.
     """
     if device.type == "cuda":
         torch.cuda.synchronize(device)
@@ -52,17 +53,18 @@ def measure(fn, device: torch.device) -> tuple[object, int, int]:
         with open(trace, encoding="utf-8") as file:
             events = json.load(file)["traceEvents"]
     memory = [
-        event["args"]
+        event
         for event in events
         if event.get("name") == "[memory]" and event["args"]["Device Type"] == 0
     ]
     if not memory:
         return result, 0, 0
-    # The running total never drops below where it started: only what was allocated
-    # while profiling can be freed in the record.
-    start = min(m["Total Allocated"] - m["Bytes"] for m in memory)
-    peak = max(m["Total Allocated"] for m in memory) - start
-    return result, peak, sum(m["Bytes"] for m in memory)
+    first = min(memory, key=lambda event: event["ts"])["args"]
+    start = (
+        first["Total Allocated"] - first["Bytes"]
+    )  # the total before the first event
+    peak = max(event["args"]["Total Allocated"] for event in memory) - start
+    return result, max(peak, 0), sum(event["args"]["Bytes"] for event in memory)
 
 
 def counted_bytes(sizes: list[int], device: torch.device) -> tuple[int, int]:
@@ -86,7 +88,8 @@ def counted_bytes(sizes: list[int], device: torch.device) -> tuple[int, int]:
 # input, rewritten. ``measure`` reads :func:`torch.cuda.max_memory_allocated` on CUDA,
 # and on the CPU the allocations that :class:`torch.profiler.profile` recorded.
 # ``counted_bytes`` says what the allocator can count for the output: exactly its size
-# on the CPU, and up to 1 MiB more on CUDA, whose caching allocator rounds blocks up.
+# on the CPU; on CUDA, its size rounded up to a multiple of 512 bytes, plus up to 1 MiB
+# that a large block may keep, a remainder too small to split off for reuse.
 x = torch.randn(10_000, 10_000, device=device)
 theory = x.numel() * x.element_size()
 least, most = counted_bytes([theory], device)
@@ -125,30 +128,47 @@ if device.type == "cuda":  # the outputs measured above are freed: only x is liv
 # In a network the saving is smaller
 # ----------------------------------
 # Training keeps every ReLU output for backward, in place or not. What in-place removes
-# is the moment when a layer's pre-activation and its ReLU output are both alive. And
-# after a linear layer it is safe: both networks compute the same gradients. Each has
-# four blocks of ``Linear`` then ``ReLU``, and a ``Linear`` head.
+# is the moment, in the forward pass, when a layer's pre-activation and its ReLU output
+# are both alive. Over a whole training step, forward and backward, the peak comes in
+# the backward pass, and here it is the same for both networks. And after a linear
+# layer in-place is safe: both networks compute the same gradients. Each has four blocks
+# of ``Linear`` then ``ReLU``, and a ``Linear`` head.
 width, depth = 256, 4
 batch = torch.randn(32768, width, device=device)
 activation = batch.numel() * batch.element_size()  # one layer's output
+head_output = batch.shape[0] * batch.element_size()  # the (32768, 1) result
+
+
+def training_step(net):
+    net(batch).sum().backward()
+
+
 nets, net_memory = {}, {}
 for inplace in (False, True):
     torch.manual_seed(0)  # the same weights for both
     blocks = [(nn.Linear(width, width), nn.ReLU(inplace)) for _ in range(depth)]
     nets[inplace] = nn.Sequential(*sum(blocks, ()), nn.Linear(width, 1)).to(device)
     net = nets[inplace]
-    net(batch)  # warm-up: what only a first call allocates is not counted
-    net_memory[inplace] = peak, held = measure(partial(net, batch), device)[1:]
-    print(f"inplace={inplace}: peak {peak / MiB:.1f} MiB, held {held / MiB:.1f} MiB")
-(peak_out, held_out), (peak_in, held_in) = net_memory[False], net_memory[True]
-print(f"held for backward: {held_in / activation:.2f} activations, either way")
-head_output = batch.shape[0] * batch.element_size()  # the returned (32768, 1) result
+    training_step(net)  # warm-up: gradients and one-off buffers are allocated now
+    peak, held = measure(partial(net, batch), device)[1:]
+    net.zero_grad(set_to_none=False)  # the next step writes into the same gradients
+    step = measure(partial(training_step, net), device)[1]
+    net_memory[inplace] = peak, held, step
+    print(
+        f"inplace={inplace}: forward peak {peak / MiB:.1f} MiB, held after it "
+        f"{held / MiB:.1f} MiB, training step peak {step / MiB:.1f} MiB"
+    )
+(peak_out, held_out, step_out), (peak_in, held_in, step_in) = net_memory.values()
+print(
+    f"held after the forward pass: {(held_in - head_output) / activation:.2f} "
+    "activations and the output, either way"
+)
 least, most = counted_bytes([activation] * depth + [head_output], device)
 assert held_out == held_in and least <= held_in <= most
 assert 0 < peak_out - peak_in <= counted_bytes([activation], device)[1]
-for net in nets.values():
-    net(batch).sum().backward()
-assert torch.allclose(nets[False][0].weight.grad, nets[True][0].weight.grad)
+assert step_out == step_in  # the whole step's peak: no saving at all
+for a, b in zip(nets[False].parameters(), nets[True].parameters(), strict=True):
+    assert torch.allclose(a.grad, b.grad)
 
 # %%
 # When in-place is wrong
@@ -158,6 +178,8 @@ assert torch.allclose(nets[False][0].weight.grad, nets[True][0].weight.grad)
 # bumps its version counter, and the backward passes below refuse to use the changed
 # value.
 w = torch.randn(5, device=device, requires_grad=True)
+s = torch.sigmoid(w)
+assert torch.allclose(torch.autograd.grad(s.sum(), w)[0], s * (1 - s))
 for fn in (torch.sigmoid, torch.tanh, torch.exp):
     assert "_saved_result" in dir(fn(w).grad_fn)  # it saves its output
     s = F.relu_(fn(w))
@@ -179,18 +201,22 @@ left.invert_yaxis()
 left.set(xlim=(0, 1.5 * theory / MiB), xlabel="MiB (dashed: theory)", title="One ReLU")
 for offset, inplace, colour in [(0, False, "#e69138"), (0.4, True, "#3d85c6")]:
     mib = [v / MiB for v in net_memory[inplace]]
-    right.bar([offset, 1 + offset], mib, 0.4, color=colour, label=f"{inplace=}")
-right.set(xticks=[0.2, 1.2], xticklabels=["peak", "held for backward"], ylabel="MiB")
-right.set(title=f"{depth} Linear+ReLU blocks, forward pass on {device}")
+    right.bar(
+        [offset, 1 + offset, 2 + offset], mib, 0.4, color=colour, label=f"{inplace=}"
+    )
+right.set(xticks=[0.2, 1.2, 2.2], ylabel="MiB")
+right.set_xticklabels(["forward\npeak", "held after\nforward", "training\nstep peak"])
+right.set(title=f"{depth} Linear+ReLU blocks on {device}")
 right.legend(loc="lower right")
 plt.show()
 
 # %%
 # Use it when, use instead
 # ------------------------
-# * Use ``F.relu_`` or ``nn.ReLU(inplace=True)`` under real memory pressure, after an op
-#   that does not save its output, such as a linear layer.
-# * Otherwise keep ``F.relu``: the saving is one activation at the peak, not the memory
-#   held for backward. `PyTorch's advice
+# * Use ``F.relu_`` or ``nn.ReLU(inplace=True)`` under real memory pressure in the
+#   forward pass, when nothing saved the tensor it overwrites, such as the output of a
+#   linear layer inside a ``Sequential``.
+# * Otherwise keep ``F.relu``: the saving is at most one activation at the forward
+#   peak, not the memory held for backward. `PyTorch's advice
 #   <https://docs.pytorch.org/docs/stable/autograd.html#in-place-operations-on-tensors>`__
 #   agrees: in-place operations rarely lower memory use by much.

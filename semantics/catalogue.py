@@ -220,7 +220,9 @@ FROM_E = Start("`e = torch.empty(0)`", given_e, "e", "e")
 FROM_T_OVER_A = Start(
     "`t = torch.from_numpy(a)`, `a = np.arange(6.0)`", given_t_from_numpy, "t", "t"
 )
-FROM_M = Start("`m = nn.Linear(2, 2)`", given_m, "m.weight", "m.weight")
+FROM_M = Start(
+    "`m = nn.Linear(2, 2)`, compared with `m.weight`", given_m, "m.weight", "m.weight"
+)
 FROM_X_ON_CPU = Start("`x` on the CPU", given_x_on("cpu"))
 FROM_X_ON_GPU = Start("`x` on the GPU", given_x_on("cuda"))
 FROM_T_ON_GPU = Start("`t = x.detach()`, `x` on the GPU", given_t_on("cuda"), "t", "t")
@@ -407,6 +409,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "maybe-views",
         COPY,
         meth("torch.Tensor.contiguous"),
+        gallery="gallery/view",
     ),
     Operation(
         "to_same_dtype",
@@ -439,6 +442,7 @@ CATALOGUE: tuple[Operation, ...] = (
         "maybe-views",
         SELF,
         func("torch.as_tensor"),
+        gallery="gallery/new_tensor",
     ),
     # -- copies --------------------------------------------------------------------------
     Operation(
@@ -733,6 +737,7 @@ CATALOGUE: tuple[Operation, ...] = (
         COPY,
         meth("torch.Tensor.pin_memory"),
         start=FROM_X_ON_CPU,
+        gallery="gallery/copy_",
         devices=CUDA_ONLY,
     ),
     Operation(

@@ -36,10 +36,11 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
 
 def measure(fn, device: torch.device) -> tuple[object, int, int]:
     """Run ``fn()``; return its result and the bytes allocated on ``device`` meanwhile:
-    at the peak, and still held when it returns.
+    the peak above the start, and the net change when it returns.
 
     CUDA: the caching allocator's own statistics. CPU: the profiler's record of each
-    allocation and free on this thread, each with the allocator's running total.
+    allocation on this thread, and each free of memory allocated while memory profiling
+    was on (an earlier call of ``measure`` included), with a running total.
     """
     if device.type == "cuda":
         torch.cuda.synchronize(device)
@@ -57,17 +58,18 @@ def measure(fn, device: torch.device) -> tuple[object, int, int]:
         with open(trace, encoding="utf-8") as file:
             events = json.load(file)["traceEvents"]
     memory = [
-        event["args"]
+        event
         for event in events
         if event.get("name") == "[memory]" and event["args"]["Device Type"] == 0
     ]
     if not memory:
         return result, 0, 0
-    # The running total never drops below where it started: only what was allocated
-    # while profiling can be freed in the record.
-    start = min(m["Total Allocated"] - m["Bytes"] for m in memory)
-    peak = max(m["Total Allocated"] for m in memory) - start
-    return result, peak, sum(m["Bytes"] for m in memory)
+    first = min(memory, key=lambda event: event["ts"])["args"]
+    start = (
+        first["Total Allocated"] - first["Bytes"]
+    )  # the total before the first event
+    peak = max(event["args"]["Total Allocated"] for event in memory) - start
+    return result, max(peak, 0), sum(event["args"]["Bytes"] for event in memory)
 
 
 def counted_bytes(sizes: list[int], device: torch.device) -> tuple[int, int]:

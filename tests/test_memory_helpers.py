@@ -104,6 +104,21 @@ def test_measure_sees_temporaries_freed_inside_one_operator() -> None:
     assert held == 0
 
 
+def test_measure_reports_a_net_change_when_earlier_memory_is_freed() -> None:
+    kept = [measure(lambda: torch.empty(1024), CPU)[0]]  # allocated while profiling
+    assert measure(kept.clear, CPU)[1:] == (0, -1024 * 4)  # freed now: a net fall
+
+    kept = [measure(lambda: torch.empty(MiB), CPU)[0]]
+
+    def swap() -> torch.Tensor:
+        kept.clear()  # frees 4 MiB allocated under the earlier measure ...
+        return torch.empty(MiB)  # ... then allocates 4 MiB again
+
+    result, peak, held = measure(swap, CPU)
+    assert (peak, held) == (0, 0)
+    assert result.numel() == MiB
+
+
 def test_measure_does_not_see_other_threads() -> None:
     box: list[torch.Tensor] = []
 

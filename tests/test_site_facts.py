@@ -12,6 +12,9 @@ def test_footer_names_the_installed_torch_and_the_device(torch_device: str) -> N
     assert facts["torch_version"] == torch.__version__
     assert facts["torch_device"] == torch_device
     assert facts["verified_devices"][0] == "cpu"
+    assert facts["page_device"] == (
+        "the CPU" if torch_device == "cpu" else facts["verified_devices"][-1]
+    )
 
 
 def test_verified_devices_read_as_a_sentence() -> None:

@@ -21,6 +21,8 @@ def verified_with() -> dict[str, object]:
         "torch_version": torch.__version__,
         "torch_device": device,
         "verified_devices": names,
+        "page_device": in_words(names[-1:]),  # pages run on the selected device only
+        "devices_in_words": in_words(names),  # the probe runs on every one of them
     }
 
 
