@@ -154,8 +154,9 @@ if elsewhere.is_meta:
 # %%
 # Arrays PyTorch cannot wrap safely
 # ---------------------------------
-# A read-only array is shared anyway, with a warning, and the tensor accepts writes:
-# a write through it lands in the "read-only" array.
+# A read-only array is shared anyway, with a warning that calls a write through the
+# tensor undefined behaviour. Here, where only the flag protects the array's memory, the
+# write lands in the "read-only" array.
 frozen = np.arange(3.0)
 frozen.setflags(write=False)
 warn_always = torch.is_warn_always_enabled()

@@ -102,9 +102,9 @@ assert v.contiguous() is v and not shares_memory(t.contiguous(), x)
 # %%
 # Slicing views, advanced indexing copies
 # ---------------------------------------
-# Basic slicing (``start:stop:step``) only changes shape, offset and strides: a view. Indexing
-# with a list or a boolean mask gathers the elements into new memory: a copy, whose
-# writes never reach ``x``.
+# Basic slicing (``start:stop:step``) only changes shape, offset and strides: a view.
+# Indexing with a list of integers or a boolean mask gathers the elements into new
+# memory: a copy, whose writes never reach ``x``.
 sliced, gathered, masked = v[1:, ::2], v[[0, 2]], v[v > 5]
 assert (sliced.shape, sliced.storage_offset(), sliced.stride()) == ((2, 2), 4, (4, 2))
 assert shares_memory(sliced, x) and sliced._base is x
@@ -143,6 +143,8 @@ wv = w.view(2, 2)
 print(f"wv.grad_fn={wv.grad_fn}, w.grad={w.grad}")
 assert type(wv.grad_fn).__name__ == "ViewBackward0" and w.grad.tolist() == [0, 1, 2, 3]
 assert "view of a leaf Variable" in error_of(lambda: wv.mul_(2.0))
+with torch.no_grad():
+    wv.mul_(1.0)  # not recorded: accepted
 
 
 # %%
