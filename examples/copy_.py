@@ -4,7 +4,8 @@
 
 :meth:`torch.Tensor.copy_` writes the values of ``src`` into the memory the destination
 already owns, converting dtype, broadcasting shape and crossing devices on the way; into
-a floating-point or complex destination, gradient flows back to ``src``.
+a floating-point or complex destination, with grad mode on, gradient flows back to
+``src``.
 """
 
 # %%
@@ -96,9 +97,9 @@ assert not shares_memory(src, dst) and dst[0, 0].item() != src[0].item()
 # %%
 # Gradient flows to ``src``
 # -------------------------
-# When ``src`` requires grad, ``copy_`` into a floating-point destination is recorded by
-# autograd: the destination joins the graph, gradient reaching it goes to ``src``, and
-# its old values get a gradient of zero.
+# With grad mode on, when ``src`` requires grad, ``copy_`` into a floating-point
+# destination is recorded by autograd: the destination joins the graph, gradient
+# reaching it goes to ``src``, and its old values get a gradient of zero.
 old = torch.ones(3, device=device, requires_grad=True)
 s = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
 weights = torch.tensor([1.0, 10.0, 100.0], device=device)
@@ -107,6 +108,8 @@ plain = torch.zeros(3, device=device).copy_(s)
 print(f"plain.grad_fn={plain.grad_fn}\ns.grad={s.grad}, old.grad={old.grad}")
 assert plain.requires_grad and type(plain.grad_fn).__name__ == "CopyBackwards"
 assert torch.equal(s.grad, weights) and torch.equal(old.grad, 0 * weights)
+with torch.no_grad():
+    assert not torch.zeros(3, device=device).copy_(s).requires_grad  # not recorded
 
 # %%
 # Only floating-point and complex tensors can require grad. Copied into an integer or

@@ -2,8 +2,9 @@
 ``Tensor.detach()``: same memory, out of the graph
 ==================================================
 
-:meth:`torch.Tensor.detach` returns a tensor that shares memory and the version counter
-with its source but that autograd does not track: writes go through, gradient does not.
+:meth:`torch.Tensor.detach` returns a tensor that shares memory and, for an ordinary
+source, the version counter with it, but that autograd does not track: writes go
+through, gradient does not.
 """
 
 # %%

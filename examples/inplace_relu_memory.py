@@ -3,8 +3,8 @@ In-place ReLU: the memory it saves, and when it breaks backward
 ===============================================================
 
 :func:`torch.nn.functional.relu_` overwrites its input instead of allocating an output,
-which is only safe where autograd does not need that input, and in a network saves a
-passing peak of the forward pass rather than the memory held for backward.
+which is only safe where autograd does not need that input, and in the network below
+saves a passing peak of the forward pass, not the memory held for backward.
 """
 
 # %%
@@ -108,18 +108,18 @@ assert all(least <= measured[name] <= most for name in out_of_place)
 assert all(measured[name] == 0 for name in in_place)
 
 # %%
-# Why ``nvidia-smi`` shows more
-# -----------------------------
+# Why the device shows more
+# -------------------------
 # PyTorch's CUDA caching allocator keeps freed blocks for reuse. Once a tensor is
 # freed, :func:`torch.cuda.memory_allocated` (blocks in use) drops, but
-# :func:`torch.cuda.memory_reserved` (the cache) does not, and ``nvidia-smi``, like
-# :func:`torch.cuda.mem_get_info`, counts the whole device: the cache, the CUDA context
-# and any other process. A CUDA run prints the three and checks that order.
+# :func:`torch.cuda.memory_reserved` (the cache) does not, and
+# :func:`torch.cuda.mem_get_info` counts what the whole device has in use, the cache
+# included. A CUDA run prints the three and checks that order.
 if device.type == "cuda":  # the outputs measured above are freed: only x is live
     free, total = torch.cuda.mem_get_info()
     allocated, reserved = torch.cuda.memory_allocated(), torch.cuda.memory_reserved()
     print(f"allocated {allocated / MiB:.0f} MiB, reserved {reserved / MiB:.0f} MiB")
-    print(f"in use on the device (nvidia-smi's view) {(total - free) / MiB:.0f} MiB")
+    print(f"in use on the whole device {(total - free) / MiB:.0f} MiB")
     assert reserved - allocated >= theory and reserved <= total - free
     torch.cuda.empty_cache()  # hands the cached blocks back to the driver
     assert torch.cuda.memory_reserved() <= reserved - 0.99 * theory
@@ -128,9 +128,10 @@ if device.type == "cuda":  # the outputs measured above are freed: only x is liv
 # In a network the saving is smaller
 # ----------------------------------
 # Training keeps every ReLU output for backward, in place or not. What in-place removes
-# is the moment, in the forward pass, when a layer's pre-activation and its ReLU output
-# are both alive. Over a whole training step, forward and backward, the peak comes in
-# the backward pass, and here it is the same for both networks. And after a linear
+# here is the moment, in the forward pass, when a layer's pre-activation and its ReLU
+# output are both alive: a ``Sequential`` drops each pre-activation once the next layer
+# has it. Over a whole training step, forward and backward, the peak of these networks
+# comes in the backward pass, and it is the same for both. And after a linear
 # layer in-place is safe: both networks compute the same gradients. Each has four blocks
 # of ``Linear`` then ``ReLU``, and a ``Linear`` head.
 width, depth = 256, 4
@@ -167,6 +168,7 @@ least, most = counted_bytes([activation] * depth + [head_output], device)
 assert held_out == held_in and least <= held_in <= most
 assert 0 < peak_out - peak_in <= counted_bytes([activation], device)[1]
 assert step_out == step_in  # the whole step's peak: no saving at all
+assert step_out > peak_out and step_in > peak_in  # it comes in the backward pass
 for a, b in zip(nets[False].parameters(), nets[True].parameters(), strict=True):
     assert torch.allclose(a.grad, b.grad)
 
@@ -216,7 +218,8 @@ plt.show()
 # * Use ``F.relu_`` or ``nn.ReLU(inplace=True)`` under real memory pressure in the
 #   forward pass, when nothing saved the tensor it overwrites, such as the output of a
 #   linear layer inside a ``Sequential``.
-# * Otherwise keep ``F.relu``: the saving is at most one activation at the forward
-#   peak, not the memory held for backward. `PyTorch's advice
+# * Otherwise keep ``F.relu``: in this ``Sequential`` the saving is one activation at the
+#   forward peak, not the memory held for backward. Code that keeps pre-activations in
+#   variables of its own can save more; measure your own model. `PyTorch's advice
 #   <https://docs.pytorch.org/docs/stable/autograd.html#in-place-operations-on-tensors>`__
 #   agrees: in-place operations rarely lower memory use by much.

@@ -218,7 +218,10 @@ FROM_T = Start("`t = x.detach()`", given_t, source="t", leaf="t")
 FROM_A = Start("`a = np.arange(6.0).reshape(2, 3)`, float64", given_a, "a", "a")
 FROM_E = Start("`e = torch.empty(0)`", given_e, "e", "e")
 FROM_T_OVER_A = Start(
-    "`t = torch.from_numpy(a)`, `a = np.arange(6.0)`", given_t_from_numpy, "t", "t"
+    "`t = torch.from_numpy(a)`, `a = np.arange(6.0)`, compared with `t`",
+    given_t_from_numpy,
+    "t",
+    "t",
 )
 FROM_M = Start(
     "`m = nn.Linear(2, 2)`, compared with `m.weight`", given_m, "m.weight", "m.weight"

@@ -110,7 +110,9 @@ def test_the_address_traps_state_what_overlapping_bytes_say() -> None:
     assert empty.given == "`e = torch.empty(0)`"
     assert empty.source == "e"
     assert empty.expect.shares_storage is False  # both storages start at address 0
-    assert offset.given == "`t = torch.from_numpy(a)`, `a = np.arange(6.0)`"
+    assert offset.given == (
+        "`t = torch.from_numpy(a)`, `a = np.arange(6.0)`, compared with `t`"
+    )
     assert offset.source == "t"
     facts = offset.expect
     assert (facts.shares_storage, facts.writes_propagate) == (True, True)
