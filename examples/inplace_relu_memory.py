@@ -29,6 +29,25 @@ print(f"torch {torch.__version__} on {device}")
 MiB = 2**20
 
 
+def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Tell whether the storages of ``a`` and ``b`` cover some of the same bytes.
+
+    A storage that holds no memory, like that of ``torch.empty(0)`` or of a ``meta``
+    tensor, overlaps nothing.
+    """
+    if a.device != b.device:
+        return False
+    spans = []
+    for t in (a, b):
+        storage = t.untyped_storage()
+        start, size = storage.data_ptr(), storage.nbytes()
+        if start == 0 or size == 0:
+            return False
+        spans.append((start, start + size))
+    (a_start, a_end), (b_start, b_end) = spans
+    return a_start < b_end and b_start < a_end
+
+
 def measure(fn, device: torch.device) -> tuple[object, int, int]:
     """Run ``fn()``; return its result and the bytes allocated on ``device`` meanwhile:
     the peak above the start, and the net change when it returns.
@@ -95,7 +114,7 @@ theory = x.numel() * x.element_size()
 least, most = counted_bytes([theory], device)
 print(f"{x.dtype}: {x.numel()} x {x.element_size()} bytes = {theory / MiB:.2f} MiB")
 out = F.relu(x)
-assert out.shape == x.shape and out.untyped_storage().nbytes() == theory
+assert not shares_memory(out, x) and out.untyped_storage().nbytes() == theory
 del out
 assert F.relu_(x) is x and x.min().item() == 0.0
 out_of_place = {"F.relu(x)": F.relu, "nn.ReLU()(x)": nn.ReLU()}

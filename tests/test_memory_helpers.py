@@ -171,6 +171,21 @@ def test_every_copy_of_a_helper_is_the_canonical_one(path: Path) -> None:
             )
 
 
+EXECUTED = [
+    path
+    for path in SOURCES
+    if path.suffix == ".py" or "file_format: mystnb" in path.read_text(encoding="utf-8")
+]
+
+
+@pytest.mark.parametrize("path", EXECUTED, ids=lambda p: p.name)
+def test_every_script_and_executed_page_carries_the_sharing_test(path: Path) -> None:
+    assert defined_copies(path, "shares_memory"), (
+        f"{path.name} runs code but does not define shares_memory: copy it from "
+        "semantics/memory.py, and prove sharing with it"
+    )
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_no_page_or_script_compares_storage_addresses_for_sharing(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
