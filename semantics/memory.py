@@ -64,10 +64,9 @@ def measure(fn, device: torch.device) -> tuple[object, int, int]:
     ]
     if not memory:
         return result, 0, 0
+    # The running total just before the earliest event is where this call started.
     first = min(memory, key=lambda event: event["ts"])["args"]
-    start = (
-        first["Total Allocated"] - first["Bytes"]
-    )  # the total before the first event
+    start = first["Total Allocated"] - first["Bytes"]
     peak = max(event["args"]["Total Allocated"] for event in memory) - start
     return result, max(peak, 0), sum(event["args"]["Bytes"] for event in memory)
 
