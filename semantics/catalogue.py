@@ -111,8 +111,9 @@ GROUPS: tuple[Group, ...] = (
     ),
     Group(
         "numpy",
-        "NumPy bridges",
-        "Conversions between tensors and NumPy arrays, which live in host memory.",
+        "NumPy and Python buffers",
+        "Conversions between tensors and NumPy arrays or other Python objects that "
+        "expose their memory, all of which live in host memory.",
     ),
     Group(
         "edge-cases",
@@ -121,6 +122,12 @@ GROUPS: tuple[Group, ...] = (
         "storage of no bytes, like that of `torch.empty(0)`, shares memory with "
         "nothing; two tensors made from one NumPy buffer have a storage each, and "
         "share memory where those overlap.",
+    ),
+    Group(
+        "modules",
+        "Modules and parameters",
+        "Moving or casting a module changes it in place and returns the module itself; "
+        "a parameter made from a tensor wraps that tensor's memory.",
     ),
     Group(
         "in-place",
@@ -188,6 +195,21 @@ def given_m(device: str) -> Names:
     return {"m": nn.Linear(2, 2, device=device)}
 
 
+def given_z(device: str) -> Names:
+    """``z``: a complex64 (2, 3) leaf that requires grad."""
+    values = [[0, 1j, 2], [3, 4 + 1j, 5j]]
+    return {
+        "z": torch.tensor(
+            values, dtype=torch.complex64, device=device, requires_grad=True
+        )
+    }
+
+
+def given_b(device: str) -> Names:
+    """``b``: a writable Python buffer of 16 zero bytes, always in host memory."""
+    return {"b": bytearray(16)}
+
+
 def given_x_on(place: str) -> Setup:
     """``x`` on a fixed device, whatever device the probe runs for."""
     return lambda device: {"x": _x(place)}
@@ -226,6 +248,11 @@ FROM_T_OVER_A = Start(
 FROM_M = Start(
     "`m = nn.Linear(2, 2)`, compared with `m.weight`", given_m, "m.weight", "m.weight"
 )
+FROM_Z = Start(
+    "`z`, a complex64 (2, 3) leaf that requires grad", given_z, source="z", leaf="z"
+)
+FROM_B = Start("`b = bytearray(16)`", given_b, source="b", leaf="b")
+FROM_M_ITSELF = Start("`m = nn.Linear(2, 2)`", given_m, source="m", leaf="m.weight")
 FROM_X_ON_CPU = Start("`x` on the CPU", given_x_on("cpu"))
 FROM_X_ON_GPU = Start("`x` on the GPU", given_x_on("cuda"))
 FROM_T_ON_GPU = Start("`t = x.detach()`, `x` on the GPU", given_t_on("cuda"), "t", "t")
@@ -300,6 +327,11 @@ def func(name: str) -> tuple[str, str]:
     return ("func", name)
 
 
+def cls(name: str) -> tuple[str, str]:
+    """API reference to a class, e.g. ``torch.nn.Parameter``."""
+    return ("class", name)
+
+
 def attr(name: str) -> tuple[str, str]:
     """API reference to an attribute, e.g. ``torch.Tensor.data``."""
     return ("attr", name)
@@ -367,6 +399,57 @@ CATALOGUE: tuple[Operation, ...] = (
     Operation(
         "unfold", "x.unfold(1, 2, 1)", "views", VIEW, meth("torch.Tensor.unfold")
     ),
+    Operation(
+        "unflatten",
+        "x.unflatten(1, (3, 1))",
+        "views",
+        VIEW,
+        meth("torch.Tensor.unflatten"),
+    ),
+    Operation(
+        "tensor_split",
+        "x.tensor_split(3, dim=1)[1]",
+        "views",
+        VIEW,
+        meth("torch.Tensor.tensor_split"),
+    ),
+    Operation("hsplit", "x.hsplit(3)[1]", "views", VIEW, meth("torch.Tensor.hsplit")),
+    Operation("vsplit", "x.vsplit(2)[1]", "views", VIEW, meth("torch.Tensor.vsplit")),
+    Operation(
+        "swapaxes", "x.swapaxes(0, 1)", "views", VIEW, meth("torch.Tensor.swapaxes")
+    ),
+    Operation(
+        "as_strided",
+        "x.as_strided((3,), (2,))",
+        "views",
+        VIEW,
+        meth("torch.Tensor.as_strided"),
+    ),
+    Operation("adjoint", "x.adjoint()", "views", VIEW, meth("torch.Tensor.adjoint")),
+    Operation("mH", "x.mH", "views", VIEW, attr("torch.Tensor.mH")),
+    Operation(
+        "expand_as",
+        "x[:1].expand_as(torch.empty(4, 3))",
+        "views",
+        VIEW,
+        meth("torch.Tensor.expand_as"),
+    ),
+    Operation(
+        "view_as_real",
+        "torch.view_as_real(z)",
+        "views",
+        VIEW,
+        func("torch.view_as_real"),
+        start=FROM_Z,
+    ),
+    Operation(
+        "real_of_complex",
+        "z.real",
+        "views",
+        VIEW,
+        attr("torch.Tensor.real"),
+        start=FROM_Z,
+    ),
     # -- maybe views ---------------------------------------------------------------------
     Operation(
         "reshape_contiguous",
@@ -397,6 +480,14 @@ CATALOGUE: tuple[Operation, ...] = (
         "maybe-views",
         COPY,
         meth("torch.Tensor.flatten"),
+    ),
+    Operation(
+        "ravel",
+        "x.ravel()",
+        "maybe-views",
+        # A view of a contiguous tensor, like flatten(); a copy otherwise.
+        VIEW,
+        meth("torch.Tensor.ravel"),
     ),
     Operation(
         "contiguous_already",
@@ -446,6 +537,14 @@ CATALOGUE: tuple[Operation, ...] = (
         SELF,
         func("torch.as_tensor"),
         gallery="gallery/new_tensor",
+    ),
+    Operation(
+        "torch.asarray",
+        "torch.asarray(x)",
+        "maybe-views",
+        # The tensor itself when dtype and device already match and no copy is asked.
+        SELF,
+        func("torch.asarray"),
     ),
     # -- copies --------------------------------------------------------------------------
     Operation(
@@ -530,6 +629,7 @@ CATALOGUE: tuple[Operation, ...] = (
         func("torch.nn.functional.relu"),
         gallery="gallery/inplace_relu_memory",
     ),
+    Operation("roll", "x.roll(1)", "copies", COPY, meth("torch.Tensor.roll")),
     # -- same memory, out of the graph ---------------------------------------------------
     Operation(
         "detach",
@@ -565,6 +665,15 @@ CATALOGUE: tuple[Operation, ...] = (
         DETACHED_ALIAS,
         meth("torch.nn.Module.state_dict"),
         start=FROM_M,
+    ),
+    Operation(
+        "view_dtype",
+        "x.view(torch.int32)",
+        "detached",
+        # The same bytes read as integers: a view with a shared version counter, but an
+        # integer tensor cannot require grad, so gradient has no path back.
+        DETACHED_ALIAS,
+        meth("torch.Tensor.view"),
     ),
     # -- NumPy ---------------------------------------------------------------------------
     Operation(
@@ -636,6 +745,16 @@ CATALOGUE: tuple[Operation, ...] = (
         expect_on={"cuda": ARRAY_COPY},
         gallery="gallery/from_numpy",
     ),
+    Operation(
+        "torch.frombuffer",
+        "torch.frombuffer(b, dtype=torch.float32)",
+        "numpy",
+        # Python buffers, like NumPy arrays, have neither autograd nor a version counter.
+        Facts(True, True, False, False, True, None, None),
+        func("torch.frombuffer"),
+        start=FROM_B,
+        devices=CPU_ONLY,
+    ),
     # -- edge cases of sharing -------------------------------------------------------
     Operation(
         "empty_like_of_empty",
@@ -658,6 +777,32 @@ CATALOGUE: tuple[Operation, ...] = (
         start=FROM_T_OVER_A,
         devices=CPU_ONLY,
         gallery="gallery/from_numpy",
+    ),
+    # -- modules and parameters -----------------------------------------------------
+    Operation(
+        "module_to",
+        "m.to(torch.float64)",
+        "modules",
+        # The module itself, cast in place; a module has no memory or graph of its own.
+        Facts(returns_self=True),
+        meth("torch.nn.Module.to"),
+        start=FROM_M_ITSELF,
+    ),
+    Operation(
+        "module_double",
+        "m.double()",
+        "modules",
+        Facts(returns_self=True),
+        meth("torch.nn.Module.double"),
+        start=FROM_M_ITSELF,
+    ),
+    Operation(
+        "nn_parameter",
+        "nn.Parameter(x)",
+        "modules",
+        # x's memory and version counter under a new leaf: gradient stops at it.
+        DETACHED_ALIAS.with_(result_requires_grad=True),
+        cls("torch.nn.Parameter"),
     ),
     # -- in place ------------------------------------------------------------------------
     Operation(
@@ -794,6 +939,7 @@ GROUP_RULES: Mapping[str, Callable[[Facts], bool]] = MappingProxyType(
         ),
         "numpy": lambda f: f.shares_storage is not None,
         "edge-cases": lambda f: f.shares_storage is not None,
+        "modules": lambda f: f.returns_self is True or f.shares_storage is True,
         "in-place": lambda f: f.returns_self is True or f.error is not None,
         "devices": lambda f: f.shares_storage is not None or f.error is not None,
     }

@@ -73,10 +73,16 @@ def run(op: Operation, device: str) -> Trial:
     return Trial(source=source, leaf=leaf, result=result)
 
 
+#: Python objects that expose their memory as a buffer (``torch.frombuffer`` reads them).
+BUFFERS = (bytearray, memoryview)
+
+
 def host_array(obj: object) -> np.ndarray | None:
     """NumPy's view of ``obj``'s memory when it lives in host memory, else ``None``."""
     if isinstance(obj, np.ndarray):
         return obj
+    if isinstance(obj, BUFFERS):
+        return np.frombuffer(obj, dtype=np.uint8)
     if isinstance(obj, torch.Tensor) and obj.device.type == "cpu":
         return obj.detach().numpy()
     return None
@@ -86,6 +92,8 @@ def snapshot(obj: object) -> np.ndarray:
     """An independent host copy of a tensor's or array's values."""
     if isinstance(obj, torch.Tensor):
         return obj.detach().to("cpu", copy=True).numpy()
+    if isinstance(obj, BUFFERS):
+        return np.frombuffer(obj, dtype=np.uint8).copy()
     return np.array(obj, copy=True)
 
 
@@ -107,12 +115,15 @@ def write_one_element(obj: object) -> None:
 
 def is_tensor_or_array(obj: object) -> bool:
     """Tell whether ``obj`` holds values in memory the probe can compare."""
-    return isinstance(obj, torch.Tensor | np.ndarray)
+    return isinstance(obj, torch.Tensor | np.ndarray | bytearray | memoryview)
 
 
-def is_empty(obj: torch.Tensor | np.ndarray) -> bool:
-    """Tell whether a tensor or array has no elements."""
-    return (obj.size if isinstance(obj, np.ndarray) else obj.numel()) == 0
+def is_empty(obj: object) -> bool:
+    """Tell whether a tensor, array or buffer has no elements."""
+    if isinstance(obj, torch.Tensor):
+        return obj.numel() == 0
+    host = host_array(obj)
+    return host is not None and host.size == 0
 
 
 def shares_storage(trial: Trial) -> bool | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import torch
 from sphinx.util.inventory import InventoryFile
 
 from semantics import catalogue
@@ -12,7 +13,12 @@ from semantics.catalogue import BY_ID, CATALOGUE, FIELDS, GROUP_IDS
 
 ROOT = Path(__file__).resolve().parents[1]
 INVENTORIES = ROOT / "conf" / "inventories"
-ROLE_TYPES = {"meth": "py:method", "func": "py:function", "attr": "py:attribute"}
+ROLE_TYPES = {
+    "meth": "py:method",
+    "func": "py:function",
+    "attr": "py:attribute",
+    "class": "py:class",
+}
 
 # Every id the reference promises, with the expression it stands for. Index tensors
 # carry ``device=x.device`` so that the same text also runs on a GPU, and the module of
@@ -72,6 +78,25 @@ PROMISED = {
     # The two cases where comparing storage start addresses gives the wrong answer.
     "empty_like_of_empty": "torch.empty_like(e)",
     "from_numpy_offset": "torch.from_numpy(a[2:])",
+    "view_dtype": "x.view(torch.int32)",
+    "unflatten": "x.unflatten(1, (3, 1))",
+    "tensor_split": "x.tensor_split(3, dim=1)[1]",
+    "hsplit": "x.hsplit(3)[1]",
+    "vsplit": "x.vsplit(2)[1]",
+    "swapaxes": "x.swapaxes(0, 1)",
+    "as_strided": "x.as_strided((3,), (2,))",
+    "adjoint": "x.adjoint()",
+    "mH": "x.mH",
+    "ravel": "x.ravel()",
+    "expand_as": "x[:1].expand_as(torch.empty(4, 3))",
+    "roll": "x.roll(1)",
+    "torch.asarray": "torch.asarray(x)",
+    "nn_parameter": "nn.Parameter(x)",
+    "view_as_real": "torch.view_as_real(z)",
+    "real_of_complex": "z.real",
+    "torch.frombuffer": "torch.frombuffer(b, dtype=torch.float32)",
+    "module_to": "m.to(torch.float64)",
+    "module_double": "m.double()",
 }
 # The operations that cross devices, measured on CUDA runs.
 CROSSING = {
@@ -199,3 +224,24 @@ def test_every_gallery_link_names_an_example_script() -> None:
         ).exists()
     ]
     assert not missing, f"gallery pages that no example generates: {missing}"
+
+
+def test_the_complex_rows_start_from_a_complex64_leaf_and_frombuffer_from_bytes() -> (
+    None
+):
+    for op_id in ("view_as_real", "real_of_complex"):
+        z = BY_ID[op_id].setup("cpu")["z"]
+        assert (z.dtype, tuple(z.shape)) == (torch.complex64, (2, 3))
+        assert z.is_leaf
+        assert z.requires_grad
+    b = BY_ID["torch.frombuffer"].setup("cpu")["b"]
+    assert type(b) is bytearray
+    assert len(b) == 16
+    assert BY_ID["torch.frombuffer"].given == "`b = bytearray(16)`"
+
+
+def test_the_module_rows_compare_the_result_with_the_module_itself() -> None:
+    for op_id in ("module_to", "module_double"):
+        op = BY_ID[op_id]
+        assert op.source == "m"
+        assert op.expect.returns_self is True

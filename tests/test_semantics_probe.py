@@ -30,6 +30,7 @@ def given(device: str) -> dict[str, object]:
         "read_only": lambda: _read_only(x.detach().numpy()),
         "meta": torch.empty(2, 3, device="meta"),
         "empty": torch.empty(0),
+        "buffer": bytearray(8),
         "fail": _fail,
     }
 
@@ -229,3 +230,15 @@ def test_an_error_is_compared_by_its_type() -> None:
     assert leaf_write.error.startswith("RuntimeError: ")
     assert check.differences(leaf_write) == []
     assert check.error_type("TypeError: can't convert") == "TypeError"
+
+
+@pytest.mark.parametrize(
+    ("code", "shared"),
+    [
+        ("torch.frombuffer(buffer, dtype=torch.float32)", True),
+        ("torch.frombuffer(bytearray(buffer), dtype=torch.float32)", False),
+    ],
+)
+def test_a_python_buffer_is_compared_by_its_bytes(code: str, shared: bool) -> None:
+    assert measured(code, "shares_storage", source="buffer") is shared
+    assert measured(code, "writes_propagate", source="buffer") is shared

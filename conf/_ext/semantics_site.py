@@ -186,7 +186,7 @@ def _docs_links(op: Operation, docname: str) -> list[nodes.Node]:
             if target.startswith("torch.Tensor.")
             else target
         )
-        text = name + ("()" if role != "attr" else "")
+        text = name + ("()" if role in ("meth", "func") else "")
         ref = addnodes.pending_xref(
             "",
             refdomain="py",
