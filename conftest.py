@@ -17,14 +17,43 @@ sys.path.insert(0, str(ROOT / "conf" / "_ext"))
 
 import devices  # noqa: E402
 
-# Every ```python block and {code-cell} python cell of the MyST pages runs, in page
-# order, in one namespace per page; doctest-style blocks compare the shown output.
-pytest_collect_file = Sybil(
-    parsers=[PythonCodeBlockParser(), SkipParser()],
-    path="docs",
-    patterns=["*.md"],
-    excludes=["gallery/*"],
-).pytest()
+#: Every ```python block and {code-cell} python cell of a MyST page, honouring skips;
+#: doctest-style blocks compare the shown output.
+PAGE_CELLS = Sybil(parsers=[PythonCodeBlockParser(), SkipParser()])
+DOCS = ROOT / "docs"
+
+
+class Page(pytest.File):
+    """A MyST page of the site: one test that runs all its cells, if it has any."""
+
+    def collect(self):
+        if any(True for _ in PAGE_CELLS.parse(self.path)):
+            yield PageCells.from_parent(self, name="cells")
+
+
+class PageCells(pytest.Item):
+    """Every cell of one page, in order, in one namespace, as the page's kernel runs them.
+
+    One test per page rather than one per cell: pytest-xdist may hand the tests of one
+    file to different workers, and a cell needs the names the cells before it defined.
+    """
+
+    def runtest(self) -> None:
+        for example in PAGE_CELLS.parse(self.path):
+            try:
+                example.evaluate()
+            except BaseException as error:
+                error.add_note(f"in the cell of {self.path.name}, line {example.line}")
+                raise
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"{self.path.name}: every cell, in order"
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Page | None:
+    if file_path.suffix == ".md" and file_path.parent == DOCS:
+        return Page.from_parent(parent, path=file_path)
+    return None
 
 
 def pytest_configure(config: pytest.Config) -> None:
