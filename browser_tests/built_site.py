@@ -15,6 +15,7 @@ HTML = ROOT / "build" / "html"
 SCREENSHOTS = ROOT / "build" / "screenshots"
 REQUEST_LOG = ROOT / "build" / "browser" / "requests.txt"
 GALLERY_INDEX = "gallery/index.html"
+ERRORS_PAGE = "errors.html"
 MATRIX_PAGE = "reference.html"
 SEMANTICS = "semantics.json"
 # Pages Sphinx and the 404 extension generate: no content of their own.
@@ -129,3 +130,34 @@ def path_prefix() -> str:
 def semantics() -> dict:
     """The reference matrix's measured data, as published next to the pages."""
     return json.loads(require(SEMANTICS).read_text(encoding="utf-8"))
+
+
+class _MessageHeadings(HTMLParser):
+    """Collects the text of every third-level heading: one per message."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.headings: list[str] = []
+        self._text: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "h3":
+            self._text = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "h3" and self._text is not None:
+            self.headings.append(" ".join("".join(self._text).split()).rstrip("#"))
+            self._text = None
+
+    def handle_data(self, data: str) -> None:
+        if self._text is not None:
+            self._text.append(data)
+
+
+def error_headings() -> list[str]:
+    """The heading of each message on the error-message page: a fragment of it."""
+    parser = _MessageHeadings()
+    parser.feed(require(ERRORS_PAGE).read_text(encoding="utf-8"))
+    if not parser.headings:
+        raise ValueError(f"{ERRORS_PAGE} has no third-level heading: no message")
+    return parser.headings

@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 
+import built_site
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -30,21 +31,37 @@ def _views_page(path: str) -> bool:
 def test_search_box_finds(
     page: Page, open_page, base_url: str, query: str, wanted: Callable[[str], bool]
 ) -> None:
+    found = _search(page, open_page, base_url, query)
+    assert any(wanted(path) for path in found), (
+        f"searching {query!r} found {found}, not {wanted.__doc__ or wanted.__name__}"
+    )
+
+
+@pytest.mark.parametrize("message", built_site.error_headings())
+def test_search_finds_the_error_page_by_a_fragment_of_each_message(
+    page: Page, open_page, base_url: str, message: str
+) -> None:
+    found = _search(page, open_page, base_url, message)
+    assert built_site.ERRORS_PAGE in found, (
+        f"searching the message fragment {message!r} found {found}, not "
+        f"{built_site.ERRORS_PAGE}"
+    )
+
+
+def _search(page: Page, open_page, base_url: str, query: str) -> list[str]:
+    """Type ``query`` into the search box of the home page; return the pages found."""
     open_page("index.html")
     page.locator("button.search-button__button").filter(visible=True).first.click()
     box = page.locator("input[name=q]").filter(visible=True).first
     box.fill(query)
     box.press("Enter")
-    page.wait_for_url(f"**/search.html?q={query}*")
+    page.wait_for_url("**/search.html?q=*")
     expect(page.locator("#search-results .search-summary")).to_contain_text(
         "Search finished", timeout=15_000
     )
-    found = [
+    return [
         href.removeprefix(base_url).split("#")[0]
         for href in page.eval_on_selector_all(
             "#search-results ul.search li a", "links => links.map(a => a.href)"
         )
     ]
-    assert any(wanted(path) for path in found), (
-        f"searching {query!r} found {found}, not {wanted.__doc__ or wanted.__name__}"
-    )
