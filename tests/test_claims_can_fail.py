@@ -104,6 +104,39 @@ RELU_ALLOCATES = Sabotage(
     ("torch.relu_", "torch.nn.functional.relu_"),
     "def sabotaged(input):\n    return input.copy_(torch.relu(input))",
 )
+SAVE_CLONES = Sabotage(
+    "torch.save() writes a clone of each tensor, so a view brings only its elements",
+    ("torch.save",),
+    "def own(obj):\n"
+    "    if isinstance(obj, torch.Tensor):\n"
+    "        return obj.clone()\n"
+    "    if isinstance(obj, dict):\n"
+    "        return {key: own(value) for key, value in obj.items()}\n"
+    "    if isinstance(obj, (list, tuple)):\n"
+    "        return type(obj)(own(value) for value in obj)\n"
+    "    return obj\n"
+    "def sabotaged(obj, f, *args, **kwargs):\n"
+    "    return original(own(obj), f, *args, **kwargs)",
+)
+INDEX_PUT_OVERWRITES = Sabotage(
+    "index_put_() ignores accumulate=True and overwrites repeated positions",
+    ("torch.Tensor.index_put_",),
+    "def sabotaged(self, indices, values, accumulate=False):\n"
+    "    return original(self, indices, values, False)\n"
+    "sabotaged.__doc__ = original.__doc__",
+)
+MODULE_TO_COPIES = Sabotage(
+    "Module.to() converts and returns a deep copy, leaving the module as it was",
+    ("torch.nn.Module.to",),
+    "def sabotaged(self, *args, **kwargs):\n"
+    "    import copy\n"
+    "    return original(copy.deepcopy(self), *args, **kwargs)",
+)
+SHARE_MEMORY_DOES_NOTHING = Sabotage(
+    "share_memory_() returns the tensor and leaves its storage in private memory",
+    ("torch.Tensor.share_memory_",),
+    "def sabotaged(self):\n    return self",
+)
 NO_OP = Sabotage(
     "nothing (the control)",
     ("torch.Tensor.clone",),
@@ -116,8 +149,12 @@ GALLERY = {
     "copy_.py": COPY_INTO_NEW,
     "detach.py": DETACH_COPIES,
     "from_numpy.py": FROM_NUMPY_COPIES,
+    "indexed_writes.py": INDEX_PUT_OVERWRITES,
     "inplace_relu_memory.py": RELU_ALLOCATES,
+    "module_to.py": MODULE_TO_COPIES,
     "new_tensor.py": NEW_TENSOR_SHARES,
+    "save_view.py": SAVE_CLONES,
+    "share_memory.py": SHARE_MEMORY_DOES_NOTHING,
     "view.py": VIEW_COPIES,
 }
 #: MyST pages and the behaviour each one's argument rests on.
@@ -125,6 +162,10 @@ PAGES = {
     "mental-model.md": CLONE_SHARES,
     "views.md": VIEW_COPIES,
     "numpy.md": FROM_NUMPY_COPIES,
+    "saving.md": SAVE_CLONES,
+    "modules.md": MODULE_TO_COPIES,
+    "processes.md": SHARE_MEMORY_DOES_NOTHING,
+    "indexed-writes.md": INDEX_PUT_OVERWRITES,
 }
 #: Sabotages the semantics probe must notice: the operation and the fact that changes.
 PROBED = {
@@ -133,6 +174,7 @@ PROBED = {
     "view": (VIEW_COPIES, "view", "shares_storage"),
     "new_tensor": (NEW_TENSOR_SHARES, "new_tensor", "shares_storage"),
     "from_numpy": (FROM_NUMPY_COPIES, "torch.from_numpy", "shares_storage"),
+    "module_to": (MODULE_TO_COPIES, "module_to", "returns_self"),
 }
 
 # The MyST pages run as the root conftest.py runs them under Sybil: every ```python
