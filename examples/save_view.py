@@ -1,0 +1,156 @@
+"""
+``torch.save`` of a view saves its whole storage
+================================================
+
+:func:`torch.save` writes a view's whole storage, however few elements the view shows:
+save :meth:`~torch.Tensor.clone` of a small slice to save only the slice.
+"""
+
+# %%
+# Setup
+# -----
+# The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
+# available, else on the CPU. Every file goes into a temporary folder, removed once
+# the files have been measured and loaded back.
+import os
+import tempfile
+
+import matplotlib.pyplot as plt
+import torch
+
+device = torch.device(
+    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+)
+print(f"torch {torch.__version__} on {device}")
+folder = tempfile.TemporaryDirectory()
+
+
+def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Tell whether the storages of ``a`` and ``b`` cover some of the same bytes.
+
+    A storage that holds no memory, like that of ``torch.empty(0)`` or of a ``meta``
+    tensor, overlaps nothing.
+    """
+    if a.device != b.device:
+        return False
+    spans = []
+    for t in (a, b):
+        storage = t.untyped_storage()
+        start, size = storage.data_ptr(), storage.nbytes()
+        if start == 0 or size == 0:
+            return False
+        spans.append((start, start + size))
+    (a_start, a_end), (b_start, b_end) = spans
+    return a_start < b_end and b_start < a_end
+
+
+def save(obj, name):
+    """``torch.save`` ``obj`` in the temporary folder; return the path."""
+    path = os.path.join(folder.name, name)
+    torch.save(obj, path)
+    return path
+
+
+# %%
+# A row of a large tensor
+# -----------------------
+# ``x`` holds a million ``float32`` numbers. Its first row is a view: a thousand of
+# those numbers, in the same storage.
+x = torch.zeros(1000, 1000, device=device)
+row = x[0]
+storage_bytes = row.untyped_storage().nbytes()
+shown = row.numel() * row.element_size()
+print(f"x[0] shows {shown:,} bytes of a storage of {storage_bytes:,}")
+assert x.dtype == torch.float32 and x.numel() == 1000 * row.numel()
+assert shares_memory(row, x) and storage_bytes == x.numel() * x.element_size()
+
+# %%
+# The view's file holds the whole storage
+# ---------------------------------------
+# Saved on its own, the row makes a file about as large as the whole tensor's. Its
+# clone, which owns a storage exactly its size, makes a file a small fraction of that.
+clone = row.clone()
+sizes = {
+    "x": os.path.getsize(save(x, "x.pt")),
+    "x[0]": os.path.getsize(save(row, "row.pt")),
+    "x[0].clone()": os.path.getsize(save(clone, "clone.pt")),
+}
+for name, size in sizes.items():
+    print(f"{name:14} {size:>10,} bytes")
+assert sizes["x[0]"] >= storage_bytes, "the row's file should hold its storage"
+assert abs(sizes["x[0]"] - sizes["x"]) < sizes["x"] / 100
+assert sizes["x[0].clone()"] < sizes["x[0]"] / 100
+assert clone.untyped_storage().nbytes() == shown  # exactly its size
+assert not shares_memory(clone, x)
+
+# %%
+# :meth:`~torch.Tensor.contiguous` would not have helped: the row is contiguous
+# already, so ``contiguous()`` returns the row itself, storage and all.
+assert row.is_contiguous() and row.contiguous() is row
+
+# %%
+# Loading the row's file gives back a thousand numbers over a storage of a million:
+# the whole storage comes back into memory too.
+loaded = torch.load(os.path.join(folder.name, "row.pt"))
+print(
+    f"loaded: shape {tuple(loaded.shape)}, "
+    f"storage {loaded.untyped_storage().nbytes():,} bytes"
+)
+assert loaded.shape == row.shape
+assert loaded.untyped_storage().nbytes() == storage_bytes
+
+# %%
+# Saved together, a view and its base stay one storage
+# ----------------------------------------------------
+# Saved in one call, ``x`` and its row share one storage in the file, which is written
+# once, and they come back sharing memory: a write into the loaded row shows in the
+# loaded ``x``.
+sizes["(x, x[0])"] = os.path.getsize(save((x, row), "both.pt"))
+x_back, row_back = torch.load(os.path.join(folder.name, "both.pt"))
+print(f"x and x[0] in one file: {sizes['(x, x[0])']:,} bytes")
+assert storage_bytes <= sizes["(x, x[0])"] < 2 * storage_bytes  # written once
+assert shares_memory(x_back, row_back)
+row_back[0] = 7.0
+assert x_back[0, 0].item() == 7.0
+
+# %%
+# Saved in two calls, they come back as two storages that share nothing.
+x_alone = torch.load(os.path.join(folder.name, "x.pt"))
+row_alone = torch.load(os.path.join(folder.name, "row.pt"))
+row_alone[0] = 7.0
+assert not shares_memory(x_alone, row_alone) and x_alone[0, 0].item() == 0.0
+folder.cleanup()
+
+
+# %%
+# The file sizes, drawn
+# ---------------------
+# Each bar is a file measured above; the scale is logarithmic.
+def readable(size):
+    """A file size in kB or MB, for the labels on the bars."""
+    return f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1e3:.1f} kB"
+
+
+fig, ax = plt.subplots(figsize=(7, 4.2))
+colors = ["#1f4e79", "#c0504d", "#4f9a3a", "#8064a2"]
+names = [name.replace("(x, x[0])", "x and x[0]\ntogether") for name in sizes]
+bars = ax.bar(names, list(sizes.values()), color=colors)
+ax.bar_label(bars, labels=[readable(s) for s in sizes.values()], fontsize=13)
+ax.set_yscale("log")
+ax.set_ylim(1e3, max(sizes.values()) * 8)
+ax.set_ylabel("file size (bytes)", fontsize=13)
+ax.tick_params(labelsize=13)
+ax.set_title("torch.save(x[0]) writes all of x", fontsize=15)
+fig.tight_layout()
+plt.show()
+
+# %%
+# Use it when, use instead
+# ------------------------
+# * Save a slice with ``torch.save(t.clone(), path)``: the file then holds the slice,
+#   not the tensor it came from.
+# * ``contiguous()`` is no substitute: a slice of consecutive whole rows, like ``x[0]``,
+#   is contiguous already, and ``contiguous()`` returns it as it is, whole storage
+#   included.
+# * Save tensors that must keep sharing memory, such as tied weights, in one
+#   ``torch.save`` call, as ``(x, x[0])`` was saved above, not in one call each.
