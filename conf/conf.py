@@ -34,6 +34,7 @@ extensions = [
     "sphinx_codeautolink",
     "code_links",
     "execution_cache",
+    "notebook_prefetch",
     "hermetic",
     "sphinxext.opengraph",
     "notfound.extension",

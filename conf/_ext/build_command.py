@@ -12,6 +12,7 @@ def sphinx_args(root: Path, build: Path | None = None) -> list[str]:
         "-b", "html",
         "-c", str(root / "conf"),
         "-d", str(build / "doctrees"),
+        "-j", "auto",  # read and write pages on every core (MyST-NB pages run earlier)
         "-W", "--keep-going",  # every warning fails the build, and all are reported
         "-n",  # nitpicky: every cross-reference must resolve
         "-T",  # a full traceback names the file that broke

@@ -1,0 +1,128 @@
+"""Sphinx extension: run the MyST-NB pages that need running side by side, early.
+
+MyST-NB runs a page when Sphinx reads it, one page after another, each in a new kernel
+that spends seconds starting and importing torch. When the build starts, this extension
+finds the pages with no cached run, builds their notebooks exactly as MyST-NB will
+(same reader, same configuration, so the same cache key), and runs them in worker
+processes, one per core, while Sphinx-Gallery runs the examples in the build process.
+Before Sphinx reads the pages, each successful run is stored in MyST-NB's own
+jupyter-cache, so MyST-NB finds every page cached. A page that fails is not stored:
+MyST-NB runs it again when it reads it, and reports the error as it always does.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
+
+
+def run_notebook(notebook, cwd: str, timeout: int | None) -> tuple[object, float, str]:
+    """Execute ``notebook`` in a new kernel; return it, the seconds taken, any error."""
+    from jupyter_cache.executors.utils import single_nb_execution
+
+    result = single_nb_execution(
+        notebook, cwd=cwd, timeout=timeout, allow_errors=False, meta_override=True
+    )
+    return notebook, result.time, result.exc_string or ""
+
+
+@dataclass
+class Prefetch:
+    """The runs started for one build: page path -> (notebook reader, running result)."""
+
+    pool: ProcessPoolExecutor | None = None
+    runs: dict[Path, tuple[object, Future]] = field(default_factory=dict)
+
+
+def pages_to_run(app: Sphinx) -> dict[Path, tuple[object, object]]:
+    """MyST-NB pages whose notebook has no cached run: path -> (reader, notebook)."""
+    from jupyter_cache import get_cache
+    from myst_nb.core.read import create_nb_reader
+    from myst_nb.sphinx_ext import create_mystnb_config
+    from myst_parser.sphinx_ext.main import create_myst_config
+
+    # The configuration MyST-NB and MyST build on builder-inited; built here first so
+    # that the notebooks, and therefore their cache keys, are the ones they will use.
+    # They log it when they build it again: once in the log is enough.
+    with logging.suppress_logging():
+        create_myst_config(app)
+        create_mystnb_config(app)
+    md_config, nb_config = app.env.myst_config, app.env.mystnb_config
+    if nb_config.execution_mode != "cache" or nb_config.kernel_rgx_aliases:
+        return {}
+    cache = get_cache(nb_config.execution_cache_path)
+    found = {}
+    for docname in sorted(app.project.discover(app.config.exclude_patterns)):
+        path = Path(app.env.doc2path(docname))
+        if path.suffix != ".md":
+            continue
+        text = path.read_text(encoding="utf-8")
+        reader = create_nb_reader(str(path), md_config, nb_config, text)
+        if reader is None:
+            continue  # a plain MyST page: nothing runs
+        notebook = reader.read(text)
+        if nb_config.metadata_key in notebook.metadata:
+            continue  # page-level settings: leave the page to MyST-NB
+        try:
+            cache.match_cache_notebook(notebook)
+        except KeyError:
+            found[path] = (reader, notebook)
+    return found
+
+
+def _start(app: Sphinx) -> None:
+    prefetch = Prefetch()
+    app.notebook_prefetch = prefetch  # type: ignore[attr-defined]
+    pages = pages_to_run(app)
+    if not pages:
+        return
+    timeout = app.env.mystnb_config.execution_timeout
+    workers = min(len(pages), os.cpu_count() or 1)
+    # Fresh interpreters: the build process has torch loaded and is about to use it.
+    prefetch.pool = ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("spawn")
+    )
+    for path, (reader, notebook) in pages.items():
+        logger.info(f"{path}: Executing notebook in a worker process")
+        future = prefetch.pool.submit(run_notebook, notebook, str(path.parent), timeout)
+        prefetch.runs[path] = (reader, future)
+
+
+def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
+    prefetch: Prefetch | None = getattr(app, "notebook_prefetch", None)
+    if prefetch is None or prefetch.pool is None:
+        return
+    cache = get_cache(env.mystnb_config.execution_cache_path)
+    for path, (reader, future) in prefetch.runs.items():
+        notebook, seconds, error = future.result()
+        if error:
+            logger.info(f"{path}: failed in a worker process; MyST-NB will run it")
+            continue
+        logger.info(f"{path}: Executed notebook in {seconds:.2f} seconds")
+        stage = cache.add_nb_to_project(str(path), read_data=reader.read_fmt)
+        cache.cache_notebook_bundle(
+            CacheBundleIn(notebook, stage.uri, data={"execution_seconds": seconds}),
+            check_validity=False,
+            overwrite=True,
+        )
+    prefetch.pool.shutdown()
+    prefetch.pool = None
+
+
+def setup(app: Sphinx) -> dict[str, object]:
+    # Before Sphinx-Gallery runs the examples on builder-inited (priority 500).
+    app.connect("builder-inited", _start, priority=400)
+    app.connect("env-before-read-docs", _store)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
