@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from run_alone import run_alone
+from warm_python import run_warm
 
 from semantics import catalogue, check, probe
 
@@ -202,8 +202,8 @@ LAST_FRAME = re.compile(
 def run_with(
     sabotage: Sabotage, program: str, folder: Path, device: str
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``program`` in a fresh isolated interpreter after installing ``sabotage``."""
-    return run_alone(["-c", sabotage.source() + program], folder, device, timeout=300)
+    """Run ``program`` in a fresh isolated process after installing ``sabotage``."""
+    return run_warm(sabotage.source() + program, folder, device, timeout=300)
 
 
 def failed_claim(result: subprocess.CompletedProcess[str], source: Path) -> str:
