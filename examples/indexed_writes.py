@@ -58,9 +58,10 @@ assert counts.tolist() == [3.0, 0.0, 1.0, 2.0, 0.0]
 # %%
 # ``x[idx].add_(1)`` writes into a copy
 # -------------------------------------
-# Reading through a tensor of indices copies: ``x[idx]`` has memory of its own, with
-# one element per index. An in-place method on it changes that copy, and ``x`` stays
-# as it was. A slice, by contrast, is a view, and the same method writes into ``x``.
+# Reading through a tensor of indices that has a dimension, like ``idx``, copies:
+# ``x[idx]`` has memory of its own, with one element per index. An in-place method on
+# it changes that copy, and ``x`` stays as it was. A slice, by contrast, is a view, and
+# the same method writes into ``x``.
 x = torch.zeros(5, device=device)
 picked = x[idx]
 assert not shares_memory(picked, x) and picked.shape == idx.shape
@@ -170,8 +171,8 @@ plt.show()
 # Use it when, use instead
 # ------------------------
 # * Use ``x[idx] = v`` or ``x[idx] += v`` to write into chosen positions when no index
-#   repeats; never ``x[idx].add_(v)`` with a tensor or list of indices, which changes a
-#   copy.
+#   repeats; never ``x[idx].add_(v)`` with a list of indices, a mask or a tensor of
+#   indices with at least one dimension, which changes a copy.
 # * Use ``x.index_put_((idx,), v, accumulate=True)`` or ``x.index_add_(0, idx, v)``
 #   for a scatter-add, where positions may repeat: histograms, sums per row.
 # * The narrative page on indexed writes goes further: chained subscripts, writes into

@@ -52,6 +52,9 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
 # With the default settings, each parameter stays the same
 # :class:`~torch.nn.Parameter` object too: PyTorch puts the converted data inside it.
 # To keep the module as it was, convert a copy made with :func:`copy.deepcopy`.
+future = torch.__future__  # the default settings: neither switch is on
+assert not future.get_overwrite_module_params_on_conversion()
+assert not future.get_swap_module_params_on_conversion()
 model = nn.Linear(3, 2).to(device)
 weight = model.weight
 params = dict(model.named_parameters())
@@ -77,6 +80,7 @@ assert new is not t and not shares_memory(new, t)
 assert t.dtype == torch.float32
 new[0] = 10.0
 assert t[0].item() == 0.0  # the write into the new tensor stays there
+assert torch.equal(t, torch.arange(3.0, device=device))  # t keeps its values
 
 # %%
 # ... and the same tensor when nothing changes

@@ -62,6 +62,7 @@ storage_bytes = row.untyped_storage().nbytes()
 shown = row.numel() * row.element_size()
 print(f"x[0] shows {shown:,} bytes of a storage of {storage_bytes:,}")
 assert x.dtype == torch.float32 and x.numel() == 1000 * row.numel()
+assert row.numel() == 1000 and row._base is x  # a view of x
 assert shares_memory(row, x) and storage_bytes == x.numel() * x.element_size()
 
 # %%
@@ -84,9 +85,18 @@ assert clone.untyped_storage().nbytes() == shown  # exactly its size
 assert not shares_memory(clone, x)
 
 # %%
+# Fewer elements make no difference: a view of one element, or of none at all, takes
+# the whole storage into its file as well.
+for few in (x[0, :1], x[0, :0]):
+    assert os.path.getsize(save(few, "few.pt")) >= storage_bytes
+
+# %%
 # :meth:`~torch.Tensor.contiguous` would not have helped: the row is contiguous
-# already, so ``contiguous()`` returns the row itself, storage and all.
+# already, so ``contiguous()`` returns the row itself, storage and all. So does any
+# slice of consecutive whole rows, such as ``x[2:5]``.
 assert row.is_contiguous() and row.contiguous() is row
+rows = x[2:5]
+assert rows.is_contiguous() and rows.contiguous() is rows
 
 # %%
 # Loading the row's file gives back a thousand numbers over a storage of a million:
@@ -120,6 +130,7 @@ row_alone = torch.load(os.path.join(folder.name, "row.pt"))
 row_alone[0] = 7.0
 assert not shares_memory(x_alone, row_alone) and x_alone[0, 0].item() == 0.0
 folder.cleanup()
+assert not os.path.exists(folder.name)  # the files are gone
 
 
 # %%

@@ -117,9 +117,10 @@ assert x.untyped_storage().data_ptr() == address
 # %%
 # With ``spawn``, sending is enough
 # ---------------------------------
-# Passing a non-empty CPU tensor to a ``spawn`` child moves it to shared memory on the
-# way, in the parent, without a call to ``share_memory_()``: ``is_shared()`` turns true
-# on the tensor the parent holds, and the child's write comes back.
+# Passing a CPU tensor whose storage holds bytes to a ``spawn`` child moves it to
+# shared memory on the way, in the parent, without a call to ``share_memory_()``:
+# ``is_shared()`` turns true on the tensor the parent holds, and the child's write
+# comes back.
 sent = torch.zeros(4)
 assert not sent.is_shared()
 run_child("spawn", torch.Tensor.copy_, sent, written)
@@ -178,7 +179,7 @@ plt.show()
 # * Use ``share_memory_()`` (or :meth:`~torch.nn.Module.share_memory` for a model) on a
 #   CPU tensor that child processes are meant to write into, before you start them.
 #   With ``fork``, it is what brings the child's writes back.
-# * With ``spawn`` the move happens anyway, but the call says what you mean, and
-#   ``is_shared()`` tells you where a tensor stands.
+# * With ``spawn`` a tensor you pass is moved anyway, but the call says what you mean,
+#   and ``is_shared()`` tells you whether PyTorch has moved it.
 # * CUDA tensors need no move: ``share_memory_()`` leaves them where they are, and a
 #   ``spawn`` child writes into the same GPU memory.
