@@ -29,9 +29,16 @@ def run_notebook(notebook, cwd: str, timeout: int | None) -> tuple[object, float
     """Execute ``notebook`` in a new kernel; return it, the seconds taken, any error."""
     from jupyter_cache.executors.utils import single_nb_execution
 
-    result = single_nb_execution(
-        notebook, cwd=cwd, timeout=timeout, allow_errors=False, meta_override=True
-    )
+    try:
+        result = single_nb_execution(
+            notebook,
+            cwd=cwd,
+            timeout=timeout,
+            allow_errors=False,
+            meta_override=True,
+        )
+    except Exception as error:  # a kernel that died, say: MyST-NB runs the page again
+        return notebook, 0.0, f"{type(error).__name__}: {error}"
     return notebook, result.time, result.exc_string or ""
 
 
@@ -89,7 +96,8 @@ def _start(app: Sphinx) -> None:
     workers = min(len(pages), os.cpu_count() or 1)
     # Fresh interpreters: the build process has torch loaded and is about to use it.
     prefetch.pool = ProcessPoolExecutor(
-        workers, mp_context=multiprocessing.get_context("spawn")
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
     )
     for path, (reader, notebook) in pages.items():
         logger.info(f"{path}: Executing notebook in a worker process")
@@ -108,7 +116,10 @@ def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     for path, (reader, future) in prefetch.runs.items():
         notebook, seconds, error = future.result()
         if error:
-            logger.info(f"{path}: failed in a worker process; MyST-NB will run it")
+            logger.info(
+                f"{path}: failed in a worker process ({error.splitlines()[-1]});"
+                " MyST-NB will run it"
+            )
             continue
         logger.info(f"{path}: Executed notebook in {seconds:.2f} seconds")
         stage = cache.add_nb_to_project(str(path), read_data=reader.read_fmt)
