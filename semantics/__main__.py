@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -102,6 +103,20 @@ def format_table(measurements: list[Measurement]) -> list[str]:
     return lines
 
 
+def unwritable(path: Path) -> str | None:
+    """Why a JSON file could not be written at ``path``, or ``None`` if it could."""
+    if path.is_dir():
+        return "it is a folder"
+    folder = path.parent
+    if not folder.is_dir():
+        return f"there is no folder {folder}"
+    if not os.access(folder, os.W_OK):
+        return f"the folder {folder} is not writable"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file is not writable"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Probe, print the table and the differences; return the exit status."""
     args = parse_args(argv)
@@ -116,6 +131,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 2
     devices = list(dict.fromkeys(devices))
+    if args.json is not None:
+        problem = unwritable(args.json)
+        if problem:
+            print(
+                f"{PROG}: error: cannot write --json {args.json}: {problem}",
+                file=sys.stderr,
+            )
+            return 2
     document = report(devices)
     measurements = [from_json(entry) for entry in document["entries"]]  # type: ignore[attr-defined]
 

@@ -89,3 +89,19 @@ def test_without_a_device_every_available_device_is_measured(
     assert main([]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.endswith(f"measured on {', '.join(probe.available_devices())}")
+
+
+@pytest.mark.parametrize("where", ["missing-folder", "a-folder"])
+def test_an_unwritable_json_path_is_one_line_before_any_measuring(
+    where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = (
+        tmp_path / "no" / "such" / "m.json" if where == "missing-folder" else tmp_path
+    )
+    before = sorted(tmp_path.rglob("*"))
+    assert main(["--device", "cpu", "--json", str(target)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "", "nothing is measured or printed before the path is checked"
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith(f"python -m semantics: error: cannot write --json {target}: ")
+    assert sorted(tmp_path.rglob("*")) == before, "nothing is written"
