@@ -14,12 +14,17 @@ class DeviceError(RuntimeError):
 
 
 def requested(environ: dict[str, str] | None = None) -> str:
-    """Return the device named by ``TORCH_DEVICE`` (default ``cpu``), rejecting unknown values."""
-    value = (os.environ if environ is None else environ).get(ENV_VAR, "").strip()
-    value = value.lower() or DEFAULT
+    """Return the device named by ``TORCH_DEVICE`` (default ``cpu``), rejecting unknown values.
+
+    The value is taken exactly as written, as every page and script reads it
+    (``torch.device(os.environ.get("TORCH_DEVICE") or ...)``): ``CUDA`` or `` cuda ``
+    would pass here only to fail there, so they are refused here too.
+    """
+    value = (os.environ if environ is None else environ).get(ENV_VAR, "") or DEFAULT
     if value not in ALLOWED:
         raise DeviceError(
-            f"{ENV_VAR}={value!r} is not supported; allowed values: {', '.join(ALLOWED)}"
+            f"{ENV_VAR}={value!r} is not supported; allowed values: "
+            f"{', '.join(ALLOWED)} (lower case, no spaces)"
         )
     return value
 
