@@ -18,6 +18,8 @@ sys.path.insert(0, str(ROOT / "conf" / "_ext"))
 import build_command  # noqa: E402
 import devices  # noqa: E402
 
+# nox.project.dependency_groups and session(default=...) need nox 2025.02.09.
+nox.needs_version = ">=2025.2.9"
 nox.options.sessions = ["docs", "tests"]
 nox.options.default_venv_backend = "venv"
 

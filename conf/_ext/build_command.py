@@ -6,14 +6,14 @@ from pathlib import Path
 
 
 def sphinx_args(root: Path, build: Path | None = None) -> list[str]:
-    """Return sphinx-build arguments for the project at ``root``: strict, nitpicky, keep-going."""
+    """Return sphinx-build arguments for the project at ``root``: strict and nitpicky."""
     build = build or root / "build"
     return [
         "-b", "html",
         "-c", str(root / "conf"),
         "-d", str(build / "doctrees"),
         "-j", "auto",  # read and write pages on every core (MyST-NB pages run earlier)
-        "-W", "--keep-going",  # every warning fails the build, and all are reported
+        "-W",  # every warning fails the build; Sphinx 9 reports them all first
         "-n",  # nitpicky: every cross-reference must resolve
         "-T",  # a full traceback names the file that broke
         str(root / "docs"),
