@@ -5,6 +5,8 @@ that spends seconds starting and importing torch. When the build starts, this ex
 finds the pages with no cached run, builds their notebooks exactly as MyST-NB will
 (same reader, same configuration, so the same cache key), and runs them in worker
 processes, one per core, while Sphinx-Gallery runs the examples in the build process.
+Each worker runs its pages in kernels forked from a process that has imported torch
+already (``warm_kernel``), so a page pays for its own cells only.
 Before Sphinx reads the pages, each successful run is stored in MyST-NB's own
 jupyter-cache, so MyST-NB finds every page cached. A page that fails is not stored:
 MyST-NB runs it again when it reads it, and reports the error as it always does.
@@ -25,6 +27,17 @@ from sphinx.util import logging
 logger = logging.getLogger(__name__)
 
 
+#: The kernel spec this worker runs notebooks with, set by ``_prepare_worker``.
+_KERNEL = {"name": ""}
+
+
+def _prepare_worker() -> None:
+    """In each worker process: kernels forked from one that has imported torch."""
+    import warm_kernel
+
+    _KERNEL["name"] = warm_kernel.start()
+
+
 def run_notebook(notebook, cwd: str, timeout: int | None) -> tuple[object, float, str]:
     """Execute ``notebook`` in a new kernel; return it, the seconds taken, any error."""
     from jupyter_cache.executors.utils import single_nb_execution
@@ -36,6 +49,7 @@ def run_notebook(notebook, cwd: str, timeout: int | None) -> tuple[object, float
             timeout=timeout,
             allow_errors=False,
             meta_override=True,
+            kernel_name=_KERNEL["name"],
         )
     except Exception as error:  # a kernel that died, say: MyST-NB runs the page again
         return notebook, 0.0, f"{type(error).__name__}: {error}"
@@ -98,9 +112,10 @@ def _start(app: Sphinx) -> None:
     prefetch.pool = ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context("spawn"),
+        initializer=_prepare_worker,
     )
     for path, (reader, notebook) in pages.items():
-        logger.info(f"{path}: Executing notebook in a worker process")
+        logger.info(f"{path}: Executing notebook in a worker process, preloaded kernel")
         future = prefetch.pool.submit(run_notebook, notebook, str(path.parent), timeout)
         prefetch.runs[path] = (reader, future)
 
