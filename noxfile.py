@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT / "conf" / "_ext"))
 
 import build_command  # noqa: E402
 import devices  # noqa: E402
+import publishing  # noqa: E402
 
 # nox.project.dependency_groups and session(default=...) need nox 2025.02.09.
 nox.needs_version = ">=2025.2.9"
@@ -27,12 +28,17 @@ SPHINX_ARGS = build_command.sphinx_args(ROOT)
 
 
 def _device(session: nox.Session) -> str:
-    """Validate TORCH_DEVICE before installing anything, and fail at once on a CPU-only host."""
+    """Validate TORCH_DEVICE and SITE_URL before installing anything: one line each.
+
+    CUDA asked for on a host without a GPU driver fails here at once; a bad SITE_URL
+    would otherwise surface as Sphinx's many-line configuration-error report.
+    """
     try:
+        publishing.base_url()
         device = devices.requested()
         if device == "cuda" and not devices.driver_present():
             devices.check_available(device, cuda_available=False)
-    except devices.DeviceError as error:
+    except (devices.DeviceError, ValueError) as error:
         session.error(str(error))
     return device
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from xml.etree import ElementTree
 
 import publishing
 import pytest
+
+EXT = Path(__file__).resolve().parents[1] / "conf" / "_ext"
 
 
 def test_without_site_url_the_site_describes_itself_as_served_locally() -> None:
@@ -36,3 +41,21 @@ def test_sitemap_lists_every_page_once_under_the_base_url() -> None:
         e.text for e in ElementTree.fromstring(xml).findall("s:url/s:loc", namespace)
     ]
     assert locs == ["https://h/repo/gallery/clone.html", "https://h/repo/index.html"]
+
+
+def test_nox_can_check_site_url_without_sphinx() -> None:
+    # nox's own interpreter has no Sphinx: it imports this module to refuse a bad
+    # SITE_URL in one line before Sphinx's long configuration-error report.
+    program = (
+        "import sys; sys.modules['sphinx'] = None; "
+        f"sys.path.insert(0, {str(EXT)!r}); import publishing; "
+        "publishing.base_url({'SITE_URL': 'owner.github.io/repo'})"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=False
+    )
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines()[-1] == (
+        "ValueError: SITE_URL='owner.github.io/repo' is not an absolute http(s) URL, "
+        "e.g. https://owner.github.io/repo/"
+    ), result.stderr

@@ -12,10 +12,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 from xml.etree import ElementTree
 
-from sphinx.application import Sphinx
+if TYPE_CHECKING:  # nox imports this module to check SITE_URL, without Sphinx
+    from sphinx.application import Sphinx
 
 ENV_VAR = "SITE_URL"
 LOCAL_URL = "http://127.0.0.1:8000/"  # where `nox -s docs -- --serve` serves it
