@@ -1,7 +1,8 @@
 """The build measures the catalogue, publishes it, and fails when PyTorch disagrees.
 
 Small sites built with the project's real configuration: one with the three
-directives, and one whose catalogue states a fact that PyTorch contradicts.
+directives, and one whose catalogue states a fact that PyTorch contradicts and which
+has a page that would load a script from another host.
 """
 
 from __future__ import annotations
@@ -44,10 +45,18 @@ BY_ID = MappingProxyType({op.id: op for op in CATALOGUE})
 """
 
 
+# A page that would load a script from another host, which the hermetic check refuses.
+REMOTE = (
+    "---\norphan: true\n---\n# Remote\n\n"
+    '```{raw} html\n<script src="https://cdn.example.org/table.js"></script>\n```\n'
+)
+
+
 def _build(
-    tmp_path: Path, catalogue_suffix: str = ""
+    tmp_path: Path, catalogue_suffix: str = "", extra: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     pages = {"index.md": INDEX, "matrix.md": MATRIX, "narrative/views.md": VIEWS}
+    pages.update(extra or {})
     # The catalogue links gallery pages; tiny scripts stand in for the real examples.
     stubs = {
         f"{name}.py": STUB.format(name=name, underline="=" * len(name))
@@ -113,14 +122,35 @@ def test_small_tables_and_lists_link_to_the_matrix_rows(site: Path) -> None:
         assert f'href="../matrix.html#{op.anchor}"' in views
 
 
+@pytest.fixture(scope="module")
+def broken_build(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> subprocess.CompletedProcess[str]:
+    """One small build with two faults: a contradicted fact and a remote script."""
+    tmp_path = tmp_path_factory.mktemp("broken")
+    return _build(tmp_path, WRONG_CLAIM, {"remote.md": REMOTE})
+
+
 def test_a_fact_pytorch_contradicts_fails_the_build_and_is_named(
-    tmp_path: Path,
+    broken_build: subprocess.CompletedProcess[str],
 ) -> None:
-    result = _build(tmp_path, WRONG_CLAIM)
-    output = result.stdout + result.stderr
-    assert result.returncode != 0, output[-4000:]
+    output = broken_build.stdout + broken_build.stderr
+    assert broken_build.returncode != 0, output[-4000:]
     assert (
         "clone (x.clone()) on cpu: shares_storage is no, but the site states yes"
+        in output
+    ), output[-4000:]
+
+
+def test_a_page_that_loads_from_another_host_fails_the_build_and_is_named(
+    broken_build: subprocess.CompletedProcess[str],
+) -> None:
+    # conf.py's hermetic extension at work: without it, only the browser session
+    # (not part of the default run) would notice.
+    output = broken_build.stdout + broken_build.stderr
+    assert broken_build.returncode != 0, output[-4000:]
+    assert (
+        "remote.html loads from another host: <script src=https://cdn.example.org/table.js>"
         in output
     ), output[-4000:]
 
