@@ -83,7 +83,10 @@ def tests(session: nox.Session) -> None:
     device = _device(session)
     _install(session, "test")
     session.run(
-        "pytest", *build_command.pytest_args(), *session.posargs, env=_env(device)
+        "pytest",
+        *build_command.pytest_args(device),
+        *session.posargs,
+        env=_env(device),
     )
 
 

@@ -119,7 +119,13 @@ def measure(site: Path, repeats: int) -> dict[str, object]:
             f.write(f"\n# benchmark edit {i}\n")
         changed.append(build(site))
     tests = timed(
-        [sys.executable, "-m", "pytest", *build_command.pytest_args(), "-q"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            *build_command.pytest_args(os.environ.get("TORCH_DEVICE") or "cpu"),
+        ],
         site,
     )
     return {

@@ -82,3 +82,11 @@ def test_pytest_refuses_cuda_on_a_machine_without_it(torch_device: str) -> None:
     )
     assert result.returncode != 0
     assert "CUDA is not available" in result.stdout + result.stderr
+
+
+def test_a_cuda_test_run_caps_its_workers() -> None:
+    import build_command
+
+    assert build_command.pytest_args("cpu")[:2] == ["-n", "auto"]
+    workers = int(build_command.pytest_args("cuda")[1])
+    assert 1 <= workers <= build_command.CUDA_WORKERS

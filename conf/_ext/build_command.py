@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -21,10 +22,17 @@ def sphinx_args(root: Path, build: Path | None = None) -> list[str]:
     ]  # fmt: skip
 
 
-def pytest_args() -> list[str]:
-    """Return the pytest arguments of the test session: all cores, work stealing.
+#: At most this many test workers on a CUDA run: each process holds a CUDA context of
+#: its own, and the memory example allocates hundreds of MiB on the device.
+CUDA_WORKERS = 4
 
-    Work stealing keeps both workers busy to the end: a few tests (small Sphinx builds,
-    the memory example) take seconds, most take milliseconds.
+
+def pytest_args(device: str = "cpu") -> list[str]:
+    """Return the pytest arguments of the test session: every core, work stealing.
+
+    Work stealing keeps the workers busy to the end: a few tests (small Sphinx builds,
+    the memory example) take seconds, most take milliseconds. On a CUDA run the
+    workers are capped at ``CUDA_WORKERS``.
     """
-    return ["-n", "auto", "--dist", "worksteal"]
+    workers = "auto" if device == "cpu" else str(min(CUDA_WORKERS, os.cpu_count() or 1))
+    return ["-n", workers, "--dist", "worksteal"]

@@ -20,6 +20,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import build_command
+import devices
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
@@ -108,6 +110,8 @@ def _start(app: Sphinx) -> None:
         return
     timeout = app.env.mystnb_config.execution_timeout
     workers = min(len(pages), os.cpu_count() or 1)
+    if devices.requested() == "cuda":  # each kernel holds a CUDA context of its own
+        workers = min(workers, build_command.CUDA_WORKERS)
     # Fresh interpreters: the build process has torch loaded and is about to use it.
     prefetch.pool = ProcessPoolExecutor(
         workers,
