@@ -59,3 +59,22 @@ def test_nox_can_check_site_url_without_sphinx() -> None:
         "ValueError: SITE_URL='owner.github.io/repo' is not an absolute http(s) URL, "
         "e.g. https://owner.github.io/repo/"
     ), result.stderr
+
+
+def test_pages_no_source_accounts_for_are_stale(tmp_path: Path) -> None:
+    for name in (
+        "index.html",
+        "old-name.html",
+        "gallery/clone.html",
+        "gallery/removed.html",
+        "_static/page.html",
+        "search.html",
+    ):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("<html></html>")
+    current = {"index", "gallery/clone", "search"}
+    stale = publishing.stale_pages(tmp_path, current)
+    assert [p.relative_to(tmp_path).as_posix() for p in stale] == [
+        "gallery/removed.html",
+        "old-name.html",
+    ]

@@ -1,10 +1,12 @@
-"""Sphinx extension: where the site is published, and the sitemap that lists its pages.
+"""Sphinx extension: where the site is published, the sitemap, and no stale pages.
 
 The base URL comes from ``SITE_URL`` (the publishing workflow sets it to the GitHub
 Pages address); without it the site describes itself as served locally. The sitemap is
 written from the whole environment after every build, so an incremental rebuild that
 rewrites no page still leaves a complete sitemap (sphinx-sitemap lists only the pages
-written by the last run: jdillard/sphinx-sitemap#13).
+written by the last run: jdillard/sphinx-sitemap#13). A page whose source was removed
+or renamed would stay in the output folder, unlisted and unlinked: after each build,
+every HTML file that no current source or generated page accounts for is deleted.
 """
 
 from __future__ import annotations
@@ -64,6 +66,44 @@ def _write_sitemap(app: Sphinx, exception: Exception | None) -> None:
     Path(app.outdir, SITEMAP).write_bytes(sitemap_xml(app.config.html_baseurl, uris))
 
 
+#: Output folders of assets, not pages: left alone.
+ASSET_DIRS = ("_static", "_sources", "_images", "_downloads")
+
+
+def stale_pages(outdir: Path, current: set[str]) -> list[Path]:
+    """HTML files under ``outdir`` outside the asset folders whose name is not current.
+
+    ``current`` holds page names relative to ``outdir`` without ``.html``
+    (``gallery/clone``).
+    """
+    return sorted(
+        path
+        for path in outdir.rglob("*.html")
+        if path.relative_to(outdir).parts[0] not in ASSET_DIRS
+        and path.relative_to(outdir).with_suffix("").as_posix() not in current
+    )
+
+
+def _note_page(app: Sphinx, pagename: str, *args: object) -> None:
+    app.env.pages_written_now.add(pagename)  # type: ignore[attr-defined]
+
+
+def _forget_pages(app: Sphinx) -> None:
+    app.env.pages_written_now = set()  # type: ignore[attr-defined]
+
+
+def _remove_stale_pages(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    # Pages of sources, and pages such as search or 404 that are generated each build.
+    current = set(app.env.found_docs) | app.env.pages_written_now  # type: ignore[attr-defined]
+    for path in stale_pages(Path(app.outdir), current):
+        path.unlink()
+
+
 def setup(app: Sphinx) -> dict[str, object]:
+    app.connect("builder-inited", _forget_pages)
+    app.connect("html-page-context", _note_page)
     app.connect("build-finished", _write_sitemap)
+    app.connect("build-finished", _remove_stale_pages)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
