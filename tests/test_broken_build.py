@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -81,12 +82,33 @@ def test_broken_source_fails_the_build_and_is_named(
     assert "deliberately broken" in output
 
 
-def test_the_same_tiny_site_builds_when_nothing_is_broken(tmp_path: Path) -> None:
+def _executed(output: str) -> tuple[int, int]:
+    """How many examples and pages a build ran, from Sphinx-Gallery's and our logs."""
+    examples = re.search(r"successfully executed (\d+) out of", output)
+    return (int(examples.group(1)) if examples else 0), output.count(
+        "Executing notebook"
+    )
+
+
+def test_the_same_tiny_site_builds_and_rebuilds_only_what_changed(
+    tmp_path: Path,
+) -> None:
     result = _build_site(tmp_path, HEALTHY_EXAMPLE, HEALTHY_PAGE)
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-3000:]
+    assert _executed(output) == (1, 1), output
     # The page ran once, in a worker process started early, and MyST-NB found that
     # run in its cache instead of running the page again while reading it.
     assert "broken-page.md: Executing notebook in a worker process" in output, output
     assert "broken-page.md: Using cached notebook" in output, output
     assert "Executing notebook using" not in output, output
+    unchanged = small_site.build(tmp_path)
+    assert _executed(unchanged.stdout + unchanged.stderr) == (0, 0), (
+        "a rebuild with nothing changed ran something"
+    )
+    with (tmp_path / "examples" / "broken_on_purpose.py").open("a") as script:
+        script.write("\n# an edit\n")
+    edited = small_site.build(tmp_path)
+    assert _executed(edited.stdout + edited.stderr) == (1, 0), (
+        "after one example changed, the rebuild ran more than that example"
+    )
