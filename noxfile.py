@@ -138,6 +138,33 @@ def lint(session: nox.Session) -> None:
     )
 
 
+@nox.session(default=False)
+def pins(session: nox.Session) -> None:
+    """Regenerate constraints.txt from every dependency group with uv (``-- --upgrade``)."""
+    _install(session, "pins")
+    minimum = PYPROJECT["project"]["requires-python"].split(">=")[1].split()[0]
+    groups = [arg for g in PYPROJECT["dependency-groups"] for arg in ("--group", g)]
+    # uv keeps the versions already in its output file unless asked to upgrade.
+    draft = Path(session.create_tmp()) / "constraints.txt"
+    shutil.copy(CONSTRAINTS, draft)
+    session.run(
+        "uv", "pip", "compile", "pyproject.toml", *groups, "--output-file", str(draft),
+        "--python-version", minimum, "--no-header", "--no-annotate", "--quiet",
+        *session.posargs,
+    )  # fmt: skip
+    pins = [
+        line
+        for line in draft.read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith(("#", *build_command.UNPINNED))
+    ]
+    header = [
+        "# Every dependency of every nox session, pinned so that a fresh machine builds",
+        "# the same site. Regenerate with `nox -s pins` (see README, 'Updating the pins').",
+    ]
+    Path(CONSTRAINTS).write_text("\n".join(header + pins) + "\n", encoding="utf-8")
+    session.log(f"{len(pins)} pins written to {CONSTRAINTS}")
+
+
 @nox.session(reuse_venv=True)
 def inventories(session: nox.Session) -> None:
     """Regenerate the intersphinx inventories in conf/inventories from the installed packages."""

@@ -22,6 +22,10 @@ def sphinx_args(root: Path, build: Path | None = None) -> list[str]:
     ]  # fmt: skip
 
 
+#: CUDA runtime wheels that PyPI's torch depends on: which ones a machine needs depends
+#: on the torch build it installs (TORCH_INDEX_URL), so ``nox -s pins`` leaves them out.
+UNPINNED = ("nvidia-", "triton", "cuda-")
+
 #: At most this many test workers on a CUDA run: each process holds a CUDA context of
 #: its own, and the memory example allocates hundreds of MiB on the device.
 CUDA_WORKERS = 4
