@@ -43,6 +43,16 @@ def _device(session: nox.Session) -> str:
     return device
 
 
+def _torch_sees(session: nox.Session, device: str) -> None:
+    """After installing: fail in one line when the installed torch cannot use CUDA."""
+    if device == "cuda":
+        python = str(Path(session.virtualenv.location) / "bin" / "python")
+        try:
+            devices.check_available(device, devices.torch_sees_cuda(python))
+        except devices.DeviceError as error:
+            session.error(str(error))
+
+
 def _install(session: nox.Session, group: str) -> None:
     """Install a dependency group at the pinned versions, torch from TORCH_INDEX_URL if set."""
     requirements = nox.project.dependency_groups(PYPROJECT, group)
@@ -62,6 +72,7 @@ def docs(session: nox.Session) -> None:
     """Build the site into build/html, executing every example and page (``-- --serve`` to serve)."""
     device = _device(session)
     _install(session, "docs")
+    _torch_sees(session, device)
     serve = "--serve" in session.posargs
     extra = [arg for arg in session.posargs if arg != "--serve"]
     if serve:
@@ -82,6 +93,7 @@ def tests(session: nox.Session) -> None:
     """Run every example alone, check every page's code, and test the build helpers."""
     device = _device(session)
     _install(session, "test")
+    _torch_sees(session, device)
     session.run(
         "pytest",
         *build_command.pytest_args(device),
@@ -101,6 +113,7 @@ def browser(session: nox.Session) -> None:
             "(apt-get update && apt-get install -y chromium) or set CHROMIUM"
         )
     _install(session, "browser")
+    _torch_sees(session, device)
     # The docs session's own build: an unchanged tree executes and rewrites nothing.
     session.run("sphinx-build", *SPHINX_ARGS, env=_env(device))
     session.run(
@@ -121,6 +134,7 @@ def bench(session: nox.Session) -> None:
     """Time a cold build, rebuilds and the test session on a fresh copy (see README)."""
     device = _device(session)
     _install(session, "test")
+    _torch_sees(session, device)
     session.run(
         "python", "benchmarks/bench_build.py", *session.posargs, env=_env(device)
     )

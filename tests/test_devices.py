@@ -90,3 +90,14 @@ def test_a_cuda_test_run_caps_its_workers() -> None:
     assert build_command.pytest_args("cpu")[:2] == ["-n", "auto"]
     workers = int(build_command.pytest_args("cuda")[1])
     assert 1 <= workers <= build_command.CUDA_WORKERS
+
+
+def test_nox_asks_the_installed_torch_whether_it_can_use_cuda() -> None:
+    # nox's own interpreter has no torch: on a machine with a GPU driver it asks the
+    # session's interpreter, so a CPU-only torch there is one line, not Sphinx's dump.
+    import torch
+
+    assert devices.torch_sees_cuda(sys.executable) is torch.cuda.is_available()
+    if not torch.cuda.is_available():
+        with pytest.raises(devices.DeviceError, match="CUDA is not available"):
+            devices.check_available("cuda", devices.torch_sees_cuda(sys.executable))

@@ -53,6 +53,23 @@ def devices_verified(device: str) -> list[str]:
     return ["cpu"] if device == "cpu" else ["cpu", device]
 
 
+def torch_sees_cuda(python: str) -> bool:
+    """Tell whether the torch installed for interpreter ``python`` can use CUDA.
+
+    For nox, whose own interpreter has no torch: a machine with an NVIDIA driver may
+    still have a CPU-only torch in the session's environment.
+    """
+    import subprocess
+
+    result = subprocess.run(
+        [python, "-c", "import torch; print(torch.cuda.is_available())"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.stdout.strip().endswith("True")
+
+
 def driver_present() -> bool:
     """Tell, without importing torch, whether this machine could have a usable GPU at all."""
     import shutil
