@@ -122,7 +122,9 @@ def browser(session: nox.Session) -> None:
     )  # fmt: skip
     session.run(
         "pytest", "browser_tests",
-        "--output", str(BUILD / "playwright"),  # failure traces; emptied each run
+        # A failing test leaves its trace and a screenshot here; emptied each run.
+        "--output", str(BUILD / "playwright"),
+        "--tracing", "retain-on-failure", "--screenshot", "only-on-failure",
         *session.posargs,
         env={**_env(device), "CHROMIUM": chromium},
     )  # fmt: skip
