@@ -115,7 +115,7 @@ def write_one_element(obj: object) -> None:
 
 def is_tensor_or_array(obj: object) -> bool:
     """Tell whether ``obj`` holds values in memory the probe can compare."""
-    return isinstance(obj, torch.Tensor | np.ndarray | bytearray | memoryview)
+    return isinstance(obj, (torch.Tensor, np.ndarray, *BUFFERS))
 
 
 def is_empty(obj: object) -> bool:

@@ -63,7 +63,6 @@ NO_OP = Sabotage(
     "sabotaged = original",
 )
 
-#: The behaviour at the heart of each gallery script's lesson, broken.
 # The MyST pages run as the root conftest.py runs them under Sybil: every ```python
 # block and {code-cell} python cell, in page order, in one namespace, honouring skips.
 RUN_PAGE = """

@@ -102,6 +102,7 @@ SHARE_MEMORY_DOES_NOTHING = Sabotage(
     ("torch.Tensor.share_memory_",),
     "def sabotaged(self):\n    return self",
 )
+#: The behaviour at the heart of each gallery script's lesson, broken.
 GALLERY = {
     "clone.py": CLONE_SHARES,
     "copy_.py": COPY_INTO_NEW,

@@ -85,18 +85,19 @@ def stale_pages(outdir: Path, current: set[str]) -> list[Path]:
 
 
 def _note_page(app: Sphinx, pagename: str, *args: object) -> None:
-    app.env.pages_written_now.add(pagename)  # type: ignore[attr-defined]
+    app.pages_written_now.add(pagename)  # type: ignore[attr-defined]
 
 
 def _forget_pages(app: Sphinx) -> None:
-    app.env.pages_written_now = set()  # type: ignore[attr-defined]
+    # On the application, not the environment: this build's list, never pickled.
+    app.pages_written_now = set()  # type: ignore[attr-defined]
 
 
 def _remove_stale_pages(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     # Pages of sources, and pages such as search or 404 that are generated each build.
-    current = set(app.env.found_docs) | app.env.pages_written_now  # type: ignore[attr-defined]
+    current = set(app.env.found_docs) | app.pages_written_now  # type: ignore[attr-defined]
     for path in stale_pages(Path(app.outdir), current):
         path.unlink()
 
