@@ -126,8 +126,8 @@ GROUPS: tuple[Group, ...] = (
     Group(
         "modules",
         "Modules and parameters",
-        "Moving or casting a module changes it in place and returns the module itself; "
-        "a parameter made from a tensor wraps that tensor's memory.",
+        "Casting a module to another dtype changes it in place and returns the module "
+        "itself; a parameter made from a tensor wraps that tensor's memory.",
     ),
     Group(
         "in-place",
