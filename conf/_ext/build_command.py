@@ -13,13 +13,23 @@ def sphinx_args(root: Path, build: Path | None = None) -> list[str]:
         "-b", "html",
         "-c", str(root / "conf"),
         "-d", str(build / "doctrees"),
-        "-j", "auto",  # read and write pages on every core (MyST-NB pages run earlier)
+        "-j", str(parallel_jobs()),
         "-W",  # every warning fails the build; Sphinx 9 reports them all first
         "-n",  # nitpicky: every cross-reference must resolve
         "-T",  # a full traceback names the file that broke
         str(root / "docs"),
         str(build / "html"),
     ]  # fmt: skip
+
+
+def parallel_jobs() -> int:
+    """Sphinx's ``-j``: one more than the cores, so that every core writes pages.
+
+    Sphinx reads with ``-j`` processes but writes with ``-j`` minus one, the main process
+    only collecting what they wrote; ``-j auto`` on two cores writes every page in one
+    process. (MyST-NB pages execute before reading starts, in their own workers.)
+    """
+    return (os.cpu_count() or 1) + 1
 
 
 #: CUDA runtime wheels that PyPI's torch depends on: which ones a machine needs depends
