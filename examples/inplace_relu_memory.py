@@ -152,10 +152,10 @@ if device.type == "cuda":  # the outputs measured above are freed: only x is liv
 # comes in the backward pass, and it is the same for both. And after a linear
 # layer in-place is safe: both networks compute the same gradients. Each has four blocks
 # of ``Linear`` then ``ReLU``, and a ``Linear`` head.
-width, depth = 256, 4
-batch = torch.randn(32768, width, device=device)
+width, depth = 32, 4
+batch = torch.randn(262_144, width, device=device)  # one activation: 32 MiB
 activation = batch.numel() * batch.element_size()  # one layer's output
-head_output = batch.shape[0] * batch.element_size()  # the (32768, 1) result
+head_output = batch.shape[0] * batch.element_size()  # the (262144, 1) result
 
 
 def training_step(net):
