@@ -43,3 +43,14 @@ def test_find_remote_loads_names_the_offending_file(tmp_path: Path) -> None:
         '<script src="https://cdn.x/a.js"></script>'
     )
     assert list(hermetic.find_remote_loads(tmp_path)) == ["sub/bad.html"]
+
+
+def test_pages_written_before_the_build_began_are_not_read_again(
+    tmp_path: Path,
+) -> None:
+    old = tmp_path / "old.html"
+    old.write_text('<script src="https://cdn.x/a.js"></script>')
+    css = tmp_path / "old.css"
+    css.write_text("@import 'https://x.example/a.css';")
+    since = old.stat().st_mtime + 10
+    assert list(hermetic.find_remote_loads(tmp_path, since)) == ["old.css"]

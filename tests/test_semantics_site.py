@@ -128,7 +128,9 @@ def broken_build(
 ) -> subprocess.CompletedProcess[str]:
     """One small build with two faults: a contradicted fact and a remote script."""
     tmp_path = tmp_path_factory.mktemp("broken")
-    return _build(tmp_path, WRONG_CLAIM, {"remote.md": REMOTE})
+    result = _build(tmp_path, WRONG_CLAIM, {"remote.md": REMOTE})
+    result.site = tmp_path / "build" / "html"  # type: ignore[attr-defined]
+    return result
 
 
 def test_a_fact_pytorch_contradicts_fails_the_build_and_is_named(
@@ -153,6 +155,8 @@ def test_a_page_that_loads_from_another_host_fails_the_build_and_is_named(
         "remote.html loads from another host: <script src=https://cdn.example.org/table.js>"
         in output
     ), output[-4000:]
+    # Deleted, so that the next build writes it again and fails again.
+    assert not (broken_build.site / "remote.html").exists()  # type: ignore[attr-defined]
 
 
 def test_mismatch_messages_name_operation_field_device_and_both_values() -> None:

@@ -1,8 +1,14 @@
-"""Sphinx extension: fail the build when a built page would load anything from another host."""
+"""Sphinx extension: fail the build when a built page would load anything from another host.
+
+Only the HTML pages this build wrote are read (every CSS file is): a page left from an
+earlier build was checked when it was written, and a page that failed the check is
+deleted, so that the next build writes and checks it again.
+"""
 
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import html_urls
@@ -28,11 +34,12 @@ def remote_loads_in_css(text: str) -> list[str]:
     return [url for url in html_urls.css_urls(text) if _REMOTE.match(url)]
 
 
-def find_remote_loads(outdir: Path) -> dict[str, list[str]]:
-    """Map each built HTML or CSS file to the remote resources it loads."""
+def find_remote_loads(outdir: Path, since: float = 0.0) -> dict[str, list[str]]:
+    """Map each built CSS file, and each HTML page written at ``since`` or later, to
+    the remote resources it loads."""
     found: dict[str, list[str]] = {}
     for path in sorted(outdir.rglob("*")):
-        if path.suffix == ".html":
+        if path.suffix == ".html" and path.stat().st_mtime >= since:
             remote = remote_loads_in_html(path.read_text(encoding="utf-8"))
         elif path.suffix == ".css":
             remote = remote_loads_in_css(path.read_text(encoding="utf-8"))
@@ -43,15 +50,24 @@ def find_remote_loads(outdir: Path) -> dict[str, list[str]]:
     return found
 
 
+def _note_start(app: Sphinx) -> None:
+    # Pages are written by worker processes too: their times, not events, tell which.
+    app.hermetic_since = time.time() - 1  # type: ignore[attr-defined]  # mtime rounding
+
+
 def _check(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
-    for page, remote in find_remote_loads(Path(app.outdir)).items():
+    outdir = Path(app.outdir)
+    for page, remote in find_remote_loads(outdir, app.hermetic_since).items():  # type: ignore[attr-defined]
         logger.warning(
             "%s loads from another host: %s", page, ", ".join(sorted(set(remote)))
         )
+        if page.endswith(".html"):
+            (outdir / page).unlink()
 
 
 def setup(app: Sphinx) -> dict[str, object]:
+    app.connect("builder-inited", _note_start)
     app.connect("build-finished", _check)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
