@@ -66,6 +66,20 @@ class Prefetch:
     runs: dict[Path, tuple[object, Future]] = field(default_factory=dict)
 
 
+def may_be_read(env: BuildEnvironment, docname: str, path: Path) -> bool:
+    """Whether Sphinx may read the page in this build: new, edited, or a new configuration.
+
+    A page read before with the same configuration (so the same execution cache) took
+    its outputs from that cache then; unless its source changed, nothing runs now.
+    """
+    from sphinx.environment import CONFIG_OK
+
+    if env.config_status != CONFIG_OK or docname not in env.all_docs:
+        return True
+    edited = -(-path.stat().st_mtime_ns // 1000)  # microseconds, rounded up, as Sphinx
+    return edited > env.all_docs[docname]
+
+
 def pages_to_run(app: Sphinx) -> dict[Path, tuple[object, object]]:
     """MyST-NB pages whose notebook has no cached run: path -> (reader, notebook)."""
     from jupyter_cache import get_cache
@@ -86,7 +100,7 @@ def pages_to_run(app: Sphinx) -> dict[Path, tuple[object, object]]:
     found = {}
     for docname in sorted(app.project.discover(app.config.exclude_patterns)):
         path = Path(app.env.doc2path(docname))
-        if path.suffix != ".md":
+        if path.suffix != ".md" or not may_be_read(app.env, docname, path):
             continue
         text = path.read_text(encoding="utf-8")
         reader = create_nb_reader(str(path), md_config, nb_config, text)
