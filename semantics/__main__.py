@@ -16,13 +16,8 @@ from pathlib import Path
 
 from semantics.catalogue import BY_ID, FIELDS, GROUPS, X_CODE
 from semantics.check import all_differences, show
-from semantics.probe import (
-    Measurement,
-    available_devices,
-    from_json,
-    not_measured,
-    report,
-)
+from semantics.measurement import Measurement, from_json
+from semantics.probe import available_devices, not_measured, report
 
 PROG = "python -m semantics"
 #: Column headings, short enough for a terminal; the legend spells them out.

@@ -14,11 +14,12 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
-from torch import nn
-from torch.nn import functional as F
+
+if TYPE_CHECKING:
+    import torch
 
 #: The measured fields, in the order the JSON, the page and the terminal show them.
 FIELDS: tuple[str, ...] = (
@@ -152,6 +153,8 @@ X_CODE = "x = torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], requires_grad=Tru
 
 def _x(device: str) -> torch.Tensor:
     """``x`` on ``device``: a float32 (2, 3) leaf that requires grad and is not a view."""
+    import torch
+
     return torch.tensor(
         [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], device=device, requires_grad=True
     )
@@ -181,22 +184,30 @@ def given_a(device: str) -> Names:
 
 def given_e(device: str) -> Names:
     """``e``: an empty tensor on ``device``, whose storage holds no bytes."""
+    import torch
+
     return {"e": torch.empty(0, device=device)}
 
 
 def given_t_from_numpy(device: str) -> Names:
     """``a``, a float64 NumPy array of six numbers, and ``t``, a tensor over it."""
+    import torch
+
     a = np.arange(6.0)
     return {"a": a, "t": torch.from_numpy(a)}
 
 
 def given_m(device: str) -> Names:
     """``m``: a small linear layer on ``device``."""
+    from torch import nn
+
     return {"m": nn.Linear(2, 2, device=device)}
 
 
 def given_z(device: str) -> Names:
     """``z``: a complex64 (2, 3) leaf that requires grad."""
+    import torch
+
     values = [[0, 1j, 2], [3, 4 + 1j, 5j]]
     return {
         "z": torch.tensor(
@@ -257,10 +268,18 @@ FROM_X_ON_CPU = Start("`x` on the CPU", given_x_on("cpu"))
 FROM_X_ON_GPU = Start("`x` on the GPU", given_x_on("cuda"))
 FROM_T_ON_GPU = Start("`t = x.detach()`, `x` on the GPU", given_t_on("cuda"), "t", "t")
 
-#: Modules an expression may name, besides the names its setup defines.
-NAMESPACE: Mapping[str, object] = MappingProxyType(
-    {"torch": torch, "F": F, "nn": nn, "copy": copy, "np": np}
-)
+
+def namespace() -> Mapping[str, object]:
+    """Modules an expression may name, besides the names its setup defines.
+
+    torch is imported here, when an expression is about to run, not with the catalogue:
+    the site renders its pages from the catalogue without importing torch.
+    """
+    import torch
+    from torch import nn
+    from torch.nn import functional as F
+
+    return MappingProxyType({"torch": torch, "F": F, "nn": nn, "copy": copy, "np": np})
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from semantics.catalogue import BY_ID, FIELDS
-from semantics.probe import Measurement
+from semantics.measurement import Measurement
 
 
 def show(value: object) -> str:

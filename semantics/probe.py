@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from semantics.catalogue import CATALOGUE, FIELDS, NAMESPACE, Operation
+from semantics.catalogue import CATALOGUE, FIELDS, Operation, namespace
+from semantics.measurement import Measurement
 from semantics.memory import shares_memory
 
 #: Errors a write into a result may legitimately raise (read-only or overlapping memory).
@@ -32,37 +33,9 @@ class Trial:
     result: object
 
 
-@dataclass(frozen=True)
-class Measurement:
-    """Every measured fact about one operation on one device (one JSON entry)."""
-
-    op: str
-    code: str
-    device: str
-    shares_storage: bool | None
-    writes_propagate: bool | None
-    returns_self: bool | None
-    result_requires_grad: bool | None
-    result_is_leaf: bool | None
-    grad_flows_to_source: bool | None
-    shares_version_counter: bool | None
-    error: str | None
-
-    def to_json(self) -> dict[str, object]:
-        """Return the entry as the ``semantics.json`` schema orders it."""
-        entry: dict[str, object] = {
-            "op": self.op,
-            "code": self.code,
-            "device": self.device,
-        }
-        entry.update({name: getattr(self, name) for name in FIELDS})
-        entry["error"] = self.error
-        return entry
-
-
 def run(op: Operation, device: str) -> Trial:
     """Build the operation's names on ``device`` and evaluate its code exactly as shown."""
-    scope: dict[str, object] = {**NAMESPACE, **op.setup(device)}
+    scope: dict[str, object] = {**namespace(), **op.setup(device)}
     source = eval(op.source, scope)
     leaf = eval(op.leaf, scope)
     with warnings.catch_warnings():
@@ -263,17 +236,14 @@ def report(
     """Return the ``semantics.json`` document for ``devices``."""
     operations = tuple(operations)
     return {
-        "torch_version": torch.__version__,
+        "torch_version": str(
+            torch.__version__
+        ),  # not TorchVersion: pickled and sent as JSON
         "devices": list(devices),
         "entries": [
             m.to_json() for device in devices for m in probe(device, operations)
         ],
     }
-
-
-def from_json(entry: dict[str, object]) -> Measurement:
-    """Rebuild a measurement from its ``semantics.json`` entry."""
-    return Measurement(**entry)  # type: ignore[arg-type]
 
 
 def available_devices() -> list[str]:

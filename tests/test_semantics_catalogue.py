@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -168,7 +170,7 @@ def test_the_in_place_rows_use_a_non_leaf_and_the_numpy_rows_an_array() -> None:
     assert x.is_leaf
     assert x.requires_grad
     assert not x._is_view()
-    assert (x.dtype, tuple(x.shape)) == (catalogue.torch.float32, (2, 3))  # type: ignore[attr-defined]
+    assert (x.dtype, tuple(x.shape)) == (torch.float32, (2, 3))
 
 
 def test_every_group_has_operations_and_every_operation_a_known_group() -> None:
@@ -245,3 +247,15 @@ def test_the_module_rows_compare_the_result_with_the_module_itself() -> None:
         op = BY_ID[op_id]
         assert op.source == "m"
         assert op.expect.returns_self is True
+
+
+def test_the_site_reads_the_catalogue_and_measurements_without_torch() -> None:
+    # A rebuild with nothing to measure renders from these alone; importing torch
+    # would add about a second to it.
+    code = (
+        "import sys; import semantics.catalogue, semantics.check, semantics.measurement;"
+        "sys.exit('torch' in sys.modules)"
+    )
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run([sys.executable, "-c", code], cwd=root, check=False)
+    assert result.returncode == 0, "importing the catalogue imported torch"

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import torch
 
-from semantics import catalogue, check, probe
+from semantics import catalogue, check, measurement, probe
 from semantics.catalogue import FIELDS, Operation
 
 
@@ -193,7 +193,7 @@ def test_report_has_the_published_schema() -> None:
         assert entry["error"] is None or isinstance(entry["error"], str)
     ops = [entry["op"] for entry in entries]
     assert len(ops) == len(set(ops)), "one entry per operation and device"
-    assert probe.from_json(entries[0]).to_json() == entries[0]
+    assert measurement.from_json(entries[0]).to_json() == entries[0]
 
 
 def test_available_devices_start_with_the_cpu_and_add_the_accelerator(

@@ -40,11 +40,15 @@ def check_available(device: str, cuda_available: bool) -> None:
 
 
 def selected() -> str:
-    """Return the requested device after checking that the installed torch can use it."""
-    import torch
+    """Return the requested device after checking that the installed torch can use it.
 
+    torch is imported only to check CUDA: a rebuild with nothing to run never needs it.
+    """
     device = requested()
-    check_available(device, torch.cuda.is_available())
+    if device == "cuda":
+        import torch
+
+        check_available(device, torch.cuda.is_available())
     return device
 
 

@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 import re
+from importlib import metadata
 
 import devices
 
 
 def verified_with() -> dict[str, object]:
-    """Return the template context naming the PyTorch version and devices of this build."""
-    import torch
+    """Return the template context naming the PyTorch version and devices of this build.
 
+    The version comes from the installed package's metadata (the same string as
+    ``torch.__version__``), so that only a CUDA build imports torch here, for the
+    GPU's name.
+    """
     device = devices.selected()
     names = []
     for name in devices.devices_verified(device):
         if name == "cuda":
+            import torch
+
             name = f"cuda ({torch.cuda.get_device_name()})"
         names.append(name)
     return {
-        "torch_version": torch.__version__,
+        "torch_version": metadata.version("torch"),
         "torch_device": device,
         "verified_devices": names,
         "page_device": in_words(names[-1:]),  # pages run on the selected device only
