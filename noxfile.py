@@ -17,12 +17,14 @@ sys.path.insert(0, str(ROOT / "conf" / "_ext"))
 
 import build_command  # noqa: E402
 import devices  # noqa: E402
+import pip_settings  # noqa: E402
 import publishing  # noqa: E402
 
 # nox.project.dependency_groups and session(default=...) need nox 2025.02.09.
 nox.needs_version = ">=2025.2.9"
 nox.options.sessions = ["docs", "tests"]
-nox.options.default_venv_backend = "venv"
+# uv installs torch and the Sphinx stack in seconds; plain venv and pip where it is absent.
+nox.options.default_venv_backend = "uv|venv"
 
 SPHINX_ARGS = build_command.sphinx_args(ROOT)
 
@@ -54,13 +56,24 @@ def _torch_sees(session: nox.Session, device: str) -> None:
 
 
 def _install(session: nox.Session, group: str) -> None:
-    """Install a dependency group at the pinned versions, torch from TORCH_INDEX_URL if set."""
+    """Install a dependency group at the pinned versions, torch from TORCH_INDEX_URL if set.
+
+    With uv, the user's pip configuration is passed on (pip reads it by itself).
+    """
     requirements = nox.project.dependency_groups(PYPROJECT, group)
     index = os.environ.get("TORCH_INDEX_URL")
+    config = pip_settings.pip_config() if session.venv_backend == "uv" else None
+
+    def install(*args: str, index_url: str | None = None) -> None:
+        if config is None:
+            extra, env = (["--index-url", index_url] if index_url else []), {}
+        else:
+            extra, env = pip_settings.uv_options(config, index_url)
+        session.install(*extra, "-c", CONSTRAINTS, *args, env=env)
+
     if index:
-        torch_pins = [r for r in requirements if r.startswith("torch==")]
-        session.install("-c", CONSTRAINTS, "--index-url", index, *torch_pins)
-    session.install("-c", CONSTRAINTS, *requirements)
+        install(*[r for r in requirements if r.startswith("torch==")], index_url=index)
+    install(*requirements)
 
 
 def _env(device: str) -> dict[str, str]:

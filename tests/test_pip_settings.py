@@ -1,0 +1,59 @@
+"""uv installs what pip would: the user's pip settings are carried over."""
+
+from __future__ import annotations
+
+import pip_settings
+import pytest
+
+
+def test_pip_settings_become_uv_options_with_pips_precedence() -> None:
+    config = {
+        "global.index-url": "https://mirror.example/simple",
+        "global.find-links": "/wheels",
+        "install.find-links": "/install-wheels",
+        ":env:.find-links": "/env-wheels /more-wheels",
+        "global.extra-index-url": "file:///a/simple\nfile:///b/simple",
+        "global.constraint": "/etc/pip-constraints.txt",
+        "global.cert": "/etc/ca.pem",
+        "global.default-timeout": "180",
+        "freeze.find-links": "/not-for-install",
+    }
+    args, env = pip_settings.uv_options(config)
+    assert args == [
+        "--index-strategy", "unsafe-best-match",
+        "--index-url", "https://mirror.example/simple",
+        "--extra-index-url", "file:///a/simple",
+        "--extra-index-url", "file:///b/simple",
+        "--find-links", "/env-wheels",
+        "--find-links", "/more-wheels",
+        "--constraint", "/etc/pip-constraints.txt",
+    ]  # fmt: skip
+    assert env == {"SSL_CERT_FILE": "/etc/ca.pem", "UV_HTTP_TIMEOUT": "180"}
+
+
+def test_an_explicit_index_replaces_the_configured_one() -> None:
+    config = {"global.index-url": "https://mirror.example/simple"}
+    args, _ = pip_settings.uv_options(config, "https://download.pytorch.org/whl/cpu")
+    assert args.count("--index-url") == 1
+    assert args[args.index("--index-url") + 1] == "https://download.pytorch.org/whl/cpu"
+
+
+@pytest.mark.parametrize(("value", "expected"), [("yes", True), ("0", False)])
+def test_no_index_is_a_boolean(value: str, expected: bool) -> None:
+    args, _ = pip_settings.uv_options({":env:.no-index": value})
+    assert ("--no-index" in args) is expected
+
+
+def test_pip_config_list_output_is_read() -> None:
+    listed = (
+        ":env:.find-links='/opt/wheels'\n"
+        "global.extra-index-url='file:///opt/pypi/simple file:///opt/pypi-more/simple'\n"
+    )
+    assert pip_settings.parse(listed) == {
+        ":env:.find-links": "/opt/wheels",
+        "global.extra-index-url": "file:///opt/pypi/simple file:///opt/pypi-more/simple",
+    }
+
+
+def test_without_pip_there_is_nothing_to_carry_over() -> None:
+    assert pip_settings.pip_config(python="/nonexistent/python") == {}
