@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from run_alone import run_alone
+from warm_python import run_warm
 
 EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.py"))
@@ -26,7 +26,10 @@ def test_example_runs_alone_in_an_empty_folder(
 ) -> None:
     copy = tmp_path / script.name
     shutil.copy(script, copy)
-    result = run_alone([copy.name], tmp_path, torch_device)
+    # As `python -I script.py` would, but forked from a process that imported torch:
+    # the script's own imports find the modules loaded, its namespace starts empty.
+    program = f"import runpy; runpy.run_path({copy.name!r}, run_name='__main__')"
+    result = run_warm(program, tmp_path, torch_device)
     assert result.returncode == 0, (
         f"{script.name} failed when run alone on {torch_device}:\n"
         f"{result.stdout[-4000:]}\n{result.stderr[-4000:]}"

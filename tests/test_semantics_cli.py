@@ -29,11 +29,10 @@ def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_terminal_table_shows_every_operation_and_agrees_with_the_site(
-    tmp_path: Path,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    result = _run("--device", "cpu", "--json", str(tmp_path / "m.json"), cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    out = result.stdout
+    assert main(["--device", "cpu", "--json", str(tmp_path / "m.json")]) == 0
+    out = capsys.readouterr().out
     cpu_ops = [op for op in catalogue.CATALOGUE if op.applies_to("cpu")]
     missing = [op.code for op in cpu_ops if f"\n{op.code} " not in out]
     assert not missing, f"rows missing from the table: {missing}"
@@ -49,21 +48,27 @@ def test_the_terminal_table_shows_every_operation_and_agrees_with_the_site(
 
 @pytest.mark.parametrize("device", ["tpu", "cuda:7"])
 def test_an_unavailable_device_is_one_line_naming_the_available_ones(
-    device: str,
+    device: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     if device in probe.available_devices():
         pytest.skip(f"{device} is available on this machine")
-    result = _run("--device", device)
-    assert result.returncode == 2
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.stderr
+    assert main(["--device", device]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
     available = ", ".join(probe.available_devices())
     assert lines[0] == (
         f"python -m semantics: error: device {device!r} is not available here; "
         f"available devices: {available}"
     )
+
+
+def test_python_dash_m_semantics_runs_the_command(tmp_path: Path) -> None:
+    # The one run in a new process: the module runs as a program and sets its status.
+    result = _run("--device", "tpu", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, ""), result.stderr
+    assert result.stderr.startswith("python -m semantics: error: device 'tpu'")
 
 
 def test_check_turns_a_difference_into_exit_status_1(
