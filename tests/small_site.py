@@ -1,4 +1,11 @@
-"""Small sites built with the project's real configuration, for tests of the build itself."""
+"""Small sites built with the project's real configuration, for tests of the build itself.
+
+Each Sphinx build costs seconds, so the tests share two sites (fixtures in conftest.py):
+a healthy one, with the three semantics directives, a page that runs and a stand-in
+script for every gallery page the catalogue links; and a broken one, whose catalogue
+states a fact PyTorch contradicts, with a page that would load a script from another
+host and a script that raises. Each fault is named in the broken build's output.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,8 @@ import sys
 from pathlib import Path
 
 import build_command
+
+from semantics import catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,3 +48,75 @@ def build(site: Path) -> subprocess.CompletedProcess[str]:
         timeout=600,
         check=False,
     )
+
+
+INDEX = """# A small site
+
+```{toctree}
+gallery/index
+matrix
+narrative/views
+runs
+```
+
+```{semantics-table}
+:ops: clone, detach, torch.from_numpy
+:fields: shares_storage, grad_flows_to_source
+```
+"""
+MATRIX = "# The matrix\n\n## Rows\n\n```{semantics-matrix}\n```\n"
+VIEWS = "# Views\n\n```{semantics-list}\n:group: views\n```\n"
+#: A MyST-NB page whose one cell runs.
+RUNS = """---
+file_format: mystnb
+kernelspec:
+  name: python3
+  display_name: Python 3
+---
+
+# A page that runs
+
+```{code-cell} python
+assert True
+```
+"""
+STUB = '"""\n{name}\n{underline}\n\nA stand-in.\n"""\n\nprint("ran")\n'
+#: Appended to the copied catalogue: the site now claims that clone() shares memory.
+WRONG_CLAIM = """
+CATALOGUE = tuple(
+    replace(op, expect=op.expect.with_(shares_storage=True)) if op.id == "clone" else op
+    for op in CATALOGUE
+)
+BY_ID = MappingProxyType({op.id: op for op in CATALOGUE})
+"""
+#: A page that would load a script from another host, which the hermetic check refuses.
+REMOTE = (
+    "---\norphan: true\n---\n# Remote\n\n"
+    '```{raw} html\n<script src="https://cdn.example.org/table.js"></script>\n```\n'
+)
+#: A script that raises where it would assert a claim.
+BROKEN_SCRIPT = '"""\nBroken\n======\n\nIt raises.\n"""\n\nraise RuntimeError("deliberately broken")\n'
+BROKEN_SCRIPT_NAME = "broken_on_purpose.py"
+#: One of the stand-in scripts, for the tests that edit one.
+STUB_TO_EDIT = "clone.py"
+
+
+def semantics_site(site: Path, *, broken: bool) -> subprocess.CompletedProcess[str]:
+    """Lay out and build the healthy or the broken shared site at ``site``."""
+    pages = {"index.md": INDEX, "matrix.md": MATRIX, "narrative/views.md": VIEWS}
+    pages["runs.md"] = RUNS
+    # The catalogue links gallery pages; tiny scripts stand in for the real examples.
+    scripts = {
+        f"{name}.py": STUB.format(name=name, underline="=" * len(name))
+        for name in {
+            op.gallery.split("/")[-1] for op in catalogue.CATALOGUE if op.gallery
+        }
+    }
+    if broken:
+        pages["remote.md"] = REMOTE
+        scripts[BROKEN_SCRIPT_NAME] = BROKEN_SCRIPT
+    prepare(site, pages, scripts)
+    if broken:
+        with (site / "semantics" / "catalogue.py").open("a", encoding="utf-8") as f:
+            f.write(WRONG_CLAIM)
+    return build(site)

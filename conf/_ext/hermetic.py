@@ -69,5 +69,6 @@ def _check(app: Sphinx, exception: Exception | None) -> None:
 
 def setup(app: Sphinx) -> dict[str, object]:
     app.connect("builder-inited", _note_start)
-    app.connect("build-finished", _check)
+    # Before Sphinx-Gallery's handler, which raises when an example failed.
+    app.connect("build-finished", _check, priority=400)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,122 @@
+"""Small sites built with the real configuration publish the measurements, rebuild only
+what changed, and fail naming each fault.
+
+One test per site: a Sphinx build costs seconds, and pytest-xdist would build a shared
+fixture once in every worker that runs one of its tests.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import devices
+import pytest
+import small_site
+
+from semantics import catalogue, probe
+
+
+def _executed(output: str) -> tuple[int, int]:
+    """How many examples and pages a build ran, from Sphinx-Gallery's and our logs."""
+    examples = re.search(r"successfully executed (\d+) out of", output)
+    return (int(examples.group(1)) if examples else 0), output.count(
+        "Executing notebook"
+    )
+
+
+def _check_semantics_json(site: Path, torch_device: str) -> None:
+    document = json.loads((site / "semantics.json").read_text(encoding="utf-8"))
+    measured_on = devices.devices_verified(torch_device)
+    assert document["devices"] == measured_on
+    expected = [
+        (op.id, device)
+        for device in measured_on
+        for op in catalogue.CATALOGUE
+        if op.applies_to(device)
+    ]
+    assert [(e["op"], e["device"]) for e in document["entries"]] == expected
+    assert document["entries"] == probe.report(measured_on)["entries"]
+
+
+def _check_matrix_rows(site: Path, torch_device: str) -> None:
+    html = (site / "matrix.html").read_text(encoding="utf-8")
+    rows = re.findall(r'<tr class="row-(?:odd|even)" id="(semantics-[^"]+)"', html)
+    assert rows == [op.anchor for op in catalogue.CATALOGUE]
+    assert 'href="semantics.json"' in html
+    assert "torch.Tensor.clone.html#torch.Tensor.clone" in html  # intersphinx
+    assert 'href="gallery/clone.html"' in html
+    assert 'class="sd-sphinx-override sd-badge sd-bg-success' in html
+    assert 'title="Shares memory: no on ' in html
+    for group in catalogue.GROUPS:
+        assert f'<section id="semantics-group-{group.id}">' in html
+    if torch_device == "cpu":
+        assert "needs a CUDA device; this build ran on cpu." in html
+
+
+def _check_tables_and_lists_link_to_rows(site: Path) -> None:
+    index = (site / "index.html").read_text(encoding="utf-8")
+    for op_id in ("clone", "detach", "torch.from_numpy"):
+        assert f'href="matrix.html#{catalogue.BY_ID[op_id].anchor}"' in index
+    assert "Measured with PyTorch" in index
+    views = (site / "narrative" / "views.html").read_text(encoding="utf-8")
+    for op in catalogue.group("views"):
+        assert f'href="../matrix.html#{op.anchor}"' in views
+
+
+@pytest.mark.slow
+def test_a_healthy_site_publishes_the_measurements_and_rebuilds_only_what_changed(
+    tmp_path: Path, torch_device: str
+) -> None:
+    result = small_site.semantics_site(tmp_path, broken=False)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-4000:]
+    site = tmp_path / "build" / "html"
+    _check_semantics_json(site, torch_device)
+    _check_matrix_rows(site, torch_device)
+    _check_tables_and_lists_link_to_rows(site)
+
+    scripts = len(list((tmp_path / "examples").glob("*.py")))
+    assert _executed(output) == (scripts, 1), output
+    # The page ran once, in a worker process started early, and MyST-NB found that
+    # run in its cache instead of running the page again while reading it.
+    assert "runs.md: Executing notebook in a worker process" in output, output
+    assert "runs.md: Using cached notebook" in output, output
+    assert "Executing notebook using" not in output, output
+    unchanged = small_site.build(tmp_path)
+    assert _executed(unchanged.stdout + unchanged.stderr) == (0, 0), (
+        "a rebuild with nothing changed ran something"
+    )
+    with (tmp_path / "examples" / small_site.STUB_TO_EDIT).open("a") as script:
+        script.write("\n# an edit\n")
+    edited = small_site.build(tmp_path)
+    assert edited.returncode == 0, (edited.stdout + edited.stderr)[-3000:]
+    assert _executed(edited.stdout + edited.stderr) == (1, 0), (
+        "after one example changed, the rebuild ran more than that example"
+    )
+
+
+@pytest.mark.slow
+def test_a_broken_site_fails_naming_each_fault(tmp_path: Path) -> None:
+    result = small_site.semantics_site(tmp_path, broken=True)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-4000:]
+    # The catalogue states a fact PyTorch contradicts.
+    assert (
+        "clone (x.clone()) on cpu: shares_storage is no, but the site states yes"
+        in output
+    ), output[-4000:]
+    # conf.py's hermetic extension at work: without it, only the browser session
+    # (not part of the default run) would notice.
+    assert (
+        "remote.html loads from another host: <script src=https://cdn.example.org/table.js>"
+        in output
+    ), output[-4000:]
+    # Deleted, so that the next build writes it again and fails again.
+    site = tmp_path / "build" / "html"
+    assert (site / "matrix.html").exists()
+    assert not (site / "remote.html").exists()
+    # A script that raises.
+    assert small_site.BROKEN_SCRIPT_NAME in output, output[-4000:]
+    assert "deliberately broken" in output, output[-4000:]
