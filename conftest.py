@@ -16,6 +16,8 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "conf" / "_ext"))
 
 import devices  # noqa: E402
+import execution_cache  # noqa: E402
+import site_facts  # noqa: E402
 
 #: Every ```python block and {code-cell} python cell of a MyST page, honouring skips;
 #: doctest-style blocks compare the shown output.
@@ -39,6 +41,9 @@ class PageCells(pytest.Item):
     """
 
     def runtest(self) -> None:
+        if ran_in_the_docs_build(self.path):
+            self.user_properties.append(("verified_by", "docs build"))
+            return
         for example in PAGE_CELLS.parse(self.path):
             try:
                 example.evaluate()
@@ -48,6 +53,35 @@ class PageCells(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, f"{self.path.name}: every cell, in order"
+
+
+def ran_in_the_docs_build(path: Path) -> bool:
+    """Whether the docs build already ran exactly the code this test would run, on this
+    PyTorch and device, without an error (see ``execution_cache.cached_run_covers``)."""
+    from sybil.evaluators.python import PythonEvaluator
+
+    code = [
+        str(example.parsed)
+        for example in PAGE_CELLS.parse(path)
+        if isinstance(example.region.evaluator, PythonEvaluator)
+    ]
+    folder = DOCS.parent / "build" / "jupyter_cache" / site_facts.execution_key()
+    return execution_cache.cached_run_covers(
+        path.read_text(encoding="utf-8"), code, folder
+    )
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    reused = sorted(
+        Path(report.location[0]).name
+        for report in terminalreporter.stats.get("passed", [])
+        if ("verified_by", "docs build") in report.user_properties
+    )
+    if reused:
+        terminalreporter.write_line(
+            f"{len(reused)} pages passed on the docs build's run of their current code "
+            f"on this PyTorch and device (MyST-NB's cache): {', '.join(reused)}"
+        )
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Page | None:
@@ -72,6 +106,9 @@ def pytest_report_header(config: pytest.Config) -> str:
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
+    # The longest tests first: with work stealing, the short ones then fill the gaps
+    # instead of one long test running alone at the end.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     if config.torch_device == "cuda":
         return
     skip = pytest.mark.skip(
