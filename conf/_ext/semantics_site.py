@@ -3,9 +3,9 @@
 At the start of a build the probe runs on each device the build verifies (the CPU,
 and CUDA on a CUDA build); any fact that differs from what the catalogue states is a
 warning, so ``-W`` fails the build rather than publish a stale page. The measurements
-are kept with the build environment and reused only while the PyTorch version, the
-devices and every file of the ``semantics`` package are unchanged, so that a rebuild
-with nothing new to measure does not import torch; pages that use the directives
+are kept in ``build/semantics/`` and reused only while the PyTorch version, the devices
+and every file of the ``semantics`` package are unchanged, so that a rebuild with
+nothing new to measure does not import torch; pages that use the directives
 depend on the package's files, so editing the catalogue re-renders them. The measurements are written to ``semantics.json`` at the site root and rendered
 by three directives:
 
@@ -91,13 +91,20 @@ def _measure(app: Sphinx) -> None:
     device_list = devices.devices_verified(devices.selected())
     env = app.env
     key = measurement_key(device_list)
-    # The previous build's measurements, if nothing they depend on changed since:
-    # PyTorch behaves the same way on the same devices, and torch is not even imported.
-    if getattr(env, "semantics_key", None) != key:
+    # Measurements are kept beside the other execution caches, under a key of what
+    # they depend on: an unchanged PyTorch on the same devices behaves the same way,
+    # and a rebuild that finds them does not even import torch.
+    cached = Path(app.doctreedir).parent / "semantics" / (
+        hashlib.sha256(key.encode()).hexdigest()[:16] + ".json"
+    )
+    if cached.is_file():
+        env.semantics_document = json.loads(cached.read_text(encoding="utf-8"))  # type: ignore[attr-defined]
+    else:
         from semantics import probe
 
         env.semantics_document = probe.report(device_list)  # type: ignore[attr-defined]
-        env.semantics_key = key  # type: ignore[attr-defined]
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        cached.write_text(json.dumps(env.semantics_document), encoding="utf-8")  # type: ignore[attr-defined]
     document = env.semantics_document  # type: ignore[attr-defined]
     env.semantics_device_names = site_facts.verified_with()["verified_devices"]  # type: ignore[attr-defined]
     for problem in catalogue.problems():
