@@ -20,7 +20,7 @@ def test_pip_settings_become_uv_options_with_pips_precedence() -> None:
     }
     args, env = pip_settings.uv_options(config)
     assert args == [
-        "--index-strategy", "unsafe-best-match",
+        "--index-strategy", "unsafe-best-match", "--compile-bytecode",
         "--index-url", "https://mirror.example/simple",
         "--extra-index-url", "file:///a/simple",
         "--extra-index-url", "file:///b/simple",

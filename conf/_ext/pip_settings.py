@@ -70,12 +70,15 @@ def uv_options(
 
     ``index_url`` replaces the configured index, as ``pip install --index-url`` does.
     pip weighs every index alike and takes the best version among them; uv by default
-    stops at the first index that has a package, so the strategy is set to pip's.
+    stops at the first index that has a package, so the strategy is set to pip's. pip
+    also compiles the modules it installs; uv does so only when asked, and without the
+    compiled files every process imports torch from source (where
+    ``PYTHONDONTWRITEBYTECODE`` is set, every time: about twice as slow).
     """
     settings = effective(config)
     if index_url:
         settings["index-url"] = index_url
-    args = ["--index-strategy", "unsafe-best-match"]
+    args = ["--index-strategy", "unsafe-best-match", "--compile-bytecode"]
     for key, option in LISTS.items():
         for value in settings.get(key, "").split():
             args += [option, value]
