@@ -146,9 +146,9 @@ def browser(session: nox.Session) -> None:
 
 @nox.session(reuse_venv=True, default=False)
 def bench(session: nox.Session) -> None:
-    """Time a cold build, rebuilds and the test session on a fresh copy (see README)."""
+    """Time the fresh setup, builds, rebuilds and tests on a fresh copy (see README)."""
     device = _device(session)
-    _install(session, "test")
+    _install(session, "bench")
     _torch_sees(session, device)
     session.run(
         "python", "benchmarks/bench_build.py", *session.posargs, env=_env(device)
