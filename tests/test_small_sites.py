@@ -79,9 +79,9 @@ def test_a_healthy_site_publishes_the_measurements_and_rebuilds_only_what_change
 
     scripts = len(list((tmp_path / "examples").glob("*.py")))
     assert _executed(output) == (scripts, 1), output
-    # The page ran once, in a worker process started early, and MyST-NB found that
-    # run in its cache instead of running the page again while reading it.
-    assert "runs.md: Executing notebook in a worker process" in output, output
+    # The page ran once, early, and MyST-NB found that run in its cache instead of
+    # running the page again while reading it.
+    assert "runs.md: Executing notebook early, in a preloaded kernel" in output, output
     assert "runs.md: Using cached notebook" in output, output
     assert "Executing notebook using" not in output, output
     unchanged = small_site.build(tmp_path)

@@ -3,10 +3,12 @@
 MyST-NB runs a page when Sphinx reads it, one page after another, each in a new kernel
 that spends seconds starting and importing torch. When the build starts, this extension
 finds the pages with no cached run, builds their notebooks exactly as MyST-NB will
-(same reader, same configuration, so the same cache key), and runs them in worker
-processes, one per core, while Sphinx-Gallery runs the examples in the build process.
-Each worker runs its pages in kernels forked from a process that has imported torch
-already (``warm_kernel``), so a page pays for its own cells only.
+(same reader, same configuration, so the same cache key), and runs them, one per core
+at a time, while Sphinx-Gallery runs the examples in the build process. Each page runs
+in a kernel forked from one process that has imported torch already (``warm_kernel``),
+so a page pays for its own cells only. The kernels are driven from threads of the
+build process: driving a kernel is waiting on messages, and a thread needs neither an
+interpreter of its own nor the imports one would repeat.
 Before Sphinx reads the pages, each successful run is stored in MyST-NB's own
 jupyter-cache, so MyST-NB finds every page cached. A page that fails is not stored:
 MyST-NB runs it again when it reads it, and reports the error as it always does.
@@ -14,9 +16,9 @@ MyST-NB runs it again when it reads it, and reports the error as it always does.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-from concurrent.futures import Future, ProcessPoolExecutor
+import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,18 +31,9 @@ from sphinx.util import logging
 logger = logging.getLogger(__name__)
 
 
-#: The kernel spec this worker runs notebooks with, set by ``_prepare_worker``.
-_KERNEL = {"name": ""}
-
-
-def _prepare_worker() -> None:
-    """In each worker process: kernels forked from one that has imported torch."""
-    import warm_kernel
-
-    _KERNEL["name"] = warm_kernel.start()
-
-
-def run_notebook(notebook, cwd: str, timeout: int | None) -> tuple[object, float, str]:
+def run_notebook(
+    notebook, cwd: str, timeout: int | None, kernel_name: str
+) -> tuple[object, float, str]:
     """Execute ``notebook`` in a new kernel; return it, the seconds taken, any error."""
     from jupyter_cache.executors.utils import single_nb_execution
 
@@ -51,7 +44,7 @@ def run_notebook(notebook, cwd: str, timeout: int | None) -> tuple[object, float
             timeout=timeout,
             allow_errors=False,
             meta_override=True,
-            kernel_name=_KERNEL["name"],
+            kernel_name=kernel_name,
         )
     except Exception as error:  # a kernel that died, say: MyST-NB runs the page again
         return notebook, 0.0, f"{type(error).__name__}: {error}"
@@ -62,7 +55,7 @@ def run_notebook(notebook, cwd: str, timeout: int | None) -> tuple[object, float
 class Prefetch:
     """The runs started for one build: page path -> (notebook reader, running result)."""
 
-    pool: ProcessPoolExecutor | None = None
+    pool: ThreadPoolExecutor | None = None
     runs: dict[Path, tuple[object, Future]] = field(default_factory=dict)
 
 
@@ -123,18 +116,18 @@ def _start(app: Sphinx) -> None:
     if not pages:
         return
     timeout = app.env.mystnb_config.execution_timeout
-    workers = min(len(pages), os.cpu_count() or 1)
+    workers = min(len(pages), (os.cpu_count() or 1) + 1)
     if devices.requested() == "cuda":  # each kernel holds a CUDA context of its own
         workers = min(workers, build_command.CUDA_WORKERS)
-    # Fresh interpreters: the build process has torch loaded and is about to use it.
-    prefetch.pool = ProcessPoolExecutor(
-        workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_prepare_worker,
-    )
+    import warm_kernel
+
+    kernel = warm_kernel.start()
+    prefetch.pool = ThreadPoolExecutor(workers, thread_name_prefix="notebook")
     for path, (reader, notebook) in pages.items():
-        logger.info(f"{path}: Executing notebook in a worker process, preloaded kernel")
-        future = prefetch.pool.submit(run_notebook, notebook, str(path.parent), timeout)
+        logger.info(f"{path}: Executing notebook early, in a preloaded kernel")
+        future = prefetch.pool.submit(
+            run_notebook, notebook, str(path.parent), timeout, kernel
+        )
         prefetch.runs[path] = (reader, future)
 
 
@@ -145,12 +138,17 @@ def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     prefetch: Prefetch | None = getattr(app, "notebook_prefetch", None)
     if prefetch is None or prefetch.pool is None:
         return
+    if "torch" not in sys.modules:
+        # While the pages run, the build process would only wait: it imports now what
+        # sphinx-codeautolink imports later, alone, to resolve the names in their code.
+        import torch  # noqa: F401
+
     cache = get_cache(env.mystnb_config.execution_cache_path)
     for path, (reader, future) in prefetch.runs.items():
         notebook, seconds, error = future.result()
         if error:
             logger.info(
-                f"{path}: failed in a worker process ({error.splitlines()[-1]});"
+                f"{path}: failed before it was read ({error.splitlines()[-1]});"
                 " MyST-NB will run it"
             )
             continue
@@ -161,8 +159,12 @@ def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
             check_validity=False,
             overwrite=True,
         )
+    # No thread or zygote is left when Sphinx forks its reading processes.
     prefetch.pool.shutdown()
     prefetch.pool = None
+    import warm_kernel
+
+    warm_kernel.stop()
 
 
 def setup(app: Sphinx) -> dict[str, object]:

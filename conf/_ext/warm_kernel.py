@@ -36,19 +36,23 @@ def start(preload: tuple[str, ...] = PRELOAD) -> str:
     """Start the zygote and write the kernel spec; return the spec's name.
 
     The zygote is a new interpreter running this file, so its state is that of a
-    plain ``python`` process; it exits when this process does.
+    plain ``python`` process; it exits when this process does. This returns as soon
+    as the zygote listens, while it still imports ``preload``: kernels asked for
+    meanwhile wait in the socket's queue.
     """
     import subprocess
+    import time
 
     folder = Path(tempfile.mkdtemp(prefix="preloaded-kernel-"))
     address = str(folder / "zygote.sock")
     zygote = subprocess.Popen(
         [sys.executable, str(Path(__file__).resolve()), "--zygote", address, *preload],
-        stdout=subprocess.PIPE,
-        text=True,
+        stdout=subprocess.DEVNULL,
     )
-    if zygote.stdout.readline().strip() != "ready":
-        raise RuntimeError("the preloaded-kernel process did not start")
+    while not Path(address).exists():
+        if zygote.poll() is not None:
+            raise RuntimeError("the preloaded-kernel process did not start")
+        time.sleep(0.01)
     ZYGOTE.append(zygote)
     spec = folder / "kernels" / SPEC_NAME
     spec.mkdir(parents=True)
@@ -64,6 +68,14 @@ def start(preload: tuple[str, ...] = PRELOAD) -> str:
     return SPEC_NAME
 
 
+def stop() -> None:
+    """Stop the zygote this process started, if any (running kernels are not touched)."""
+    while ZYGOTE:
+        zygote = ZYGOTE.pop()
+        zygote.terminate()
+        zygote.wait()
+
+
 def _zygote(address: str, preload: list[str]) -> None:
     """Import ``preload``, then fork one kernel per request until the parent exits."""
     # Run as a script, this file's folder heads sys.path; a kernel's does not.
@@ -75,7 +87,6 @@ def _zygote(address: str, preload: list[str]) -> None:
     server.listen()
     for name in preload:
         importlib.import_module(name)
-    print("ready", flush=True)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # kernels are reaped automatically
     server.settimeout(1.0)
     while os.getppid() == parent:
@@ -121,7 +132,14 @@ def _kernel(connection: socket.socket) -> None:
 def _launch(argv: list[str]) -> int:
     """The kernel command Jupyter runs: relay to a forked kernel until it exits."""
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    connection.connect(os.environ[SOCKET_ENV])
+    for _ in range(500):  # the zygote binds its socket a moment before it listens
+        try:
+            connection.connect(os.environ[SOCKET_ENV])
+            break
+        except ConnectionRefusedError:
+            threading.Event().wait(0.01)
+    else:
+        return 1
     request = {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ)}
     connection.sendall(json.dumps(request).encode() + b"\n")
     reply = connection.makefile(encoding="utf-8").readline()
