@@ -94,8 +94,10 @@ def _measure(app: Sphinx) -> None:
     # Measurements are kept beside the other execution caches, under a key of what
     # they depend on: an unchanged PyTorch on the same devices behaves the same way,
     # and a rebuild that finds them does not even import torch.
-    cached = Path(app.doctreedir).parent / "semantics" / (
-        hashlib.sha256(key.encode()).hexdigest()[:16] + ".json"
+    cached = (
+        Path(app.doctreedir).parent
+        / "semantics"
+        / (hashlib.sha256(key.encode()).hexdigest()[:16] + ".json")
     )
     if cached.is_file():
         env.semantics_document = json.loads(cached.read_text(encoding="utf-8"))  # type: ignore[attr-defined]
