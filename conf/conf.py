@@ -26,6 +26,7 @@ release = str(verified["torch_version"])
 
 # -- Extensions ------------------------------------------------------------------------
 extensions = [
+    "notebook_prefetch",  # first: starts the preloaded kernel while the others load
     "myst_nb",
     "sphinx_gallery.gen_gallery",
     "sphinx.ext.intersphinx",
@@ -34,7 +35,6 @@ extensions = [
     "sphinx_codeautolink",
     "code_links",
     "execution_cache",
-    "notebook_prefetch",
     "hermetic",
     "sphinxext.opengraph",
     "notfound.extension",

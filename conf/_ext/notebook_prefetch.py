@@ -17,7 +17,6 @@ MyST-NB runs it again when it reads it, and reports the error as it always does.
 from __future__ import annotations
 
 import os
-import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,19 +108,35 @@ def pages_to_run(app: Sphinx) -> dict[Path, tuple[object, object]]:
     return found
 
 
+def _start_kernel_early(app: Sphinx) -> None:
+    """Start the preloaded kernel process now if a page may need running.
+
+    Its imports take seconds; started while Sphinx loads its extensions, they are done
+    by the time the pages are known. A page may need running when the build has no
+    environment yet or a MyST file is newer than it; otherwise nothing is started.
+    """
+    import warm_kernel
+
+    environment = Path(app.doctreedir) / "environment.pickle"
+    built = environment.stat().st_mtime if environment.exists() else 0.0
+    if any(path.stat().st_mtime > built for path in Path(app.srcdir).rglob("*.md")):
+        warm_kernel.start()
+
+
 def _start(app: Sphinx) -> None:
+    import warm_kernel
+
     prefetch = Prefetch()
     app.notebook_prefetch = prefetch  # type: ignore[attr-defined]
     pages = pages_to_run(app)
     if not pages:
+        warm_kernel.stop()
         return
     timeout = app.env.mystnb_config.execution_timeout
     workers = min(len(pages), (os.cpu_count() or 1) + 1)
     if devices.requested() == "cuda":  # each kernel holds a CUDA context of its own
         workers = min(workers, build_command.CUDA_WORKERS)
-    import warm_kernel
-
-    kernel = warm_kernel.start()
+    kernel = warm_kernel.SPEC_NAME if warm_kernel.ZYGOTE else warm_kernel.start()
     prefetch.pool = ThreadPoolExecutor(workers, thread_name_prefix="notebook")
     for path, (reader, notebook) in pages.items():
         logger.info(f"{path}: Executing notebook early, in a preloaded kernel")
@@ -138,10 +153,15 @@ def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     prefetch: Prefetch | None = getattr(app, "notebook_prefetch", None)
     if prefetch is None or prefetch.pool is None:
         return
-    if "torch" not in sys.modules:
-        # While the pages run, the build process would only wait: it imports now what
-        # sphinx-codeautolink imports later, alone, to resolve the names in their code.
-        import torch  # noqa: F401
+    # While the pages run, the build process would only wait: it does now what
+    # sphinx-codeautolink does later, alone, to resolve the names in their code
+    # (import torch and read the names torch defines only for type checkers).
+    try:
+        from sphinx_codeautolink.extension.resolve import closest_module
+    except ImportError:  # moved in another release: then codeautolink does it later
+        pass
+    else:
+        closest_module(("torch",))
 
     cache = get_cache(env.mystnb_config.execution_cache_path)
     for path, (reader, future) in prefetch.runs.items():
@@ -168,6 +188,7 @@ def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, object]:
+    _start_kernel_early(app)
     # Before Sphinx-Gallery runs the examples on builder-inited (priority 500).
     app.connect("builder-inited", _start, priority=400)
     app.connect("env-before-read-docs", _store)

@@ -29,7 +29,17 @@ SPEC_NAME = "python3-preloaded"
 #: The zygote this process started, if any (a one-element list once started).
 ZYGOTE: list = []
 SOCKET_ENV = "PRELOADED_KERNEL_SOCKET"
-PRELOAD = ("torch", "numpy", "matplotlib.pyplot", "ipykernel.kernelapp")
+#: What every kernel imports: a page's own, then the kernel's (psutil names the
+#: network interfaces when the kernel binds its sockets; the inline figure backend).
+PRELOAD = (
+    "torch",
+    "numpy",
+    "matplotlib.pyplot",
+    "ipykernel.kernelapp",
+    "ipykernel.ipkernel",
+    "psutil",
+    "matplotlib_inline.backend_inline",
+)
 
 
 def start(preload: tuple[str, ...] = PRELOAD) -> str:
