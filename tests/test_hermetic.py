@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import hermetic
+import pytest
 
 
 def test_remote_script_stylesheet_and_image_are_found() -> None:
@@ -16,6 +17,22 @@ def test_remote_script_stylesheet_and_image_are_found() -> None:
     found = hermetic.remote_loads_in_html(html)
     assert len(found) == 3
     assert any("datatables.js" in item for item in found)
+
+
+@pytest.mark.parametrize(
+    "load",
+    [
+        '<img alt="x" src="https://img.example.org/a.png">',
+        "<img srcset='//img.example.org/a.png 2x'>",
+        '<video poster="http://img.example.org/p.png"></video>',
+        '<object data="https://x.example.org/a.svg"></object>',
+        '<LINK REL="stylesheet" HREF="https://x.example.org/a.css">',
+    ],
+)
+def test_a_load_deep_in_a_long_body_is_found(load: str) -> None:
+    filler = '<p><a href="https://docs.pytorch.org/">a link</a></p>' * 2000
+    html = f"<html><head><title>t</title></head><body>{filler}{load}</body></html>"
+    assert len(hermetic.remote_loads_in_html(html)) == 1
 
 
 def test_links_and_local_resources_are_not_loads() -> None:

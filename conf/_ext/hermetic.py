@@ -20,9 +20,26 @@ logger = logging.getLogger(__name__)
 _REMOTE = re.compile(r"^\s*(https?:)?//", re.IGNORECASE)
 
 
+#: In a page's body, what every remote load needs: a source-like attribute whose value
+#: names another host, or a <link> element (a stylesheet, a preload).
+_BODY_LOAD = re.compile(
+    r"""(?:src|srcset|poster|data)\s*=\s*["']?\s*(?:https?:)?//|<link\b""", re.I
+)
+_BODY = re.compile(r"<body\b", re.I)
+
+
 def remote_loads_in_html(text: str) -> list[str]:
-    """Return every resource an HTML page would fetch from another host."""
-    _, named = html_urls.parse_page(text)
+    """Return every resource an HTML page would fetch from another host.
+
+    The head is always parsed; the body (most of a page: highlighted code, outputs)
+    only when a quick scan finds something in it that could load from another host.
+    """
+    body = _BODY.search(text)
+    if body and not _BODY_LOAD.search(text, body.start()):
+        text_to_parse = text[: body.start()]
+    else:
+        text_to_parse = text
+    _, named = html_urls.parse_page(text_to_parse)
     remote = [u for u in named if u.loads and _REMOTE.match(u.url)]
     return [f"<{u.tag} {u.attribute}={u.url}>" for u in remote] + remote_loads_in_css(
         text
