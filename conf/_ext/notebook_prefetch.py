@@ -109,16 +109,18 @@ def pages_to_run(app: Sphinx) -> dict[Path, tuple[object, object]]:
 
 
 def _start_kernel_early(app: Sphinx) -> None:
-    """Start the preloaded kernel process now if a page may need running.
+    """Start the preloaded kernel process now if a page was edited since the last build.
 
     Its imports take seconds; started while Sphinx loads its extensions, they are done
-    by the time the pages are known. A page may need running when the build has no
-    environment yet or a MyST file is newer than it; otherwise nothing is started.
+    by the time the pages are known. Without a previous build, whether anything runs
+    depends on the execution cache, so the process starts later, if needed.
     """
     import warm_kernel
 
     environment = Path(app.doctreedir) / "environment.pickle"
-    built = environment.stat().st_mtime if environment.exists() else 0.0
+    if not environment.exists():
+        return
+    built = environment.stat().st_mtime
     if any(path.stat().st_mtime > built for path in Path(app.srcdir).rglob("*.md")):
         warm_kernel.start()
 
