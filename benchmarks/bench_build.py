@@ -180,11 +180,13 @@ def example_costs(site: Path) -> dict[str, dict[str, float]]:
 def measure(site: Path, repeats: int) -> dict[str, object]:
     """Run every measurement on the fresh copy at ``site``."""
     setup = fresh_setup(site)
-    floor_json = site / "build" / "floor.json"
-    timed(
-        [sys.executable, str(site / "benchmarks" / "floor.py"), str(floor_json)], site
-    )
-    floor = json.loads(floor_json.read_text(encoding="utf-8"))
+    floors = []
+    for i in range(2):  # a floor is a least value; the first run may read from disk
+        floor_json = site / "build" / f"floor-{i}.json"
+        script = site / "benchmarks" / "floor.py"
+        timed([sys.executable, str(script), str(floor_json)], site)
+        floors.append(json.loads(floor_json.read_text(encoding="utf-8")))
+    floor = min(floors, key=lambda parts: parts["total"])
     clean(site, keep_caches=False)
     cold = build(site)
     examples = example_costs(site)
