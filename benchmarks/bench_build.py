@@ -287,7 +287,9 @@ def report(results: dict) -> str:
         "|---|---:|---:|---|---|",
     ]
     for name, value, target, met in verdicts(results):
-        ratio = f"{value / cold:.2f}" if name.endswith("(s)") else ""
+        ratio = (
+            f"{value / cold:.2f}" if name.endswith("(s)") and "per" not in name else ""
+        )
         lines.append(
             f"| {name} | {value:.2f} | {ratio} | {target} | {'yes' if met else 'NO'} |"
         )
