@@ -103,12 +103,32 @@ def pytest_report_header(config: pytest.Config) -> str:
     return f"torch {torch.__version__}, TORCH_DEVICE={config.torch_device}"
 
 
+def spread_slow_tests(items: list, workerinput: dict) -> list:
+    """Order the tests so that each pytest-xdist worker starts with its share of the
+    slow ones (the small Sphinx builds), and the short ones fill the gaps.
+
+    With work stealing, each worker first gets an equal, contiguous part of the list
+    and the others steal from the end of it: slow tests all at the front would all run
+    in the first worker, one after another.
+    """
+    workers = max(1, int(workerinput.get("workercount", 1)))
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    rest = [item for item in items if not item.get_closest_marker("slow")]
+    ordered, left = [], len(items)
+    for worker in range(workers):
+        size = left // (workers - worker)  # how the scheduler splits the list
+        share = slow[worker::workers]
+        take = max(0, size - len(share))
+        ordered += share + rest[:take]
+        del rest[:take]
+        left -= size
+    return ordered + rest
+
+
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    # The longest tests first: with work stealing, the short ones then fill the gaps
-    # instead of one long test running alone at the end.
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    items[:] = spread_slow_tests(items, getattr(config, "workerinput", {}))
     if config.torch_device == "cuda":
         return
     skip = pytest.mark.skip(
