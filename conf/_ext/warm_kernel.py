@@ -63,6 +63,7 @@ def start(preload: tuple[str, ...] = PRELOAD) -> str:
         if zygote.poll() is not None:
             raise RuntimeError("the preloaded-kernel process did not start")
         time.sleep(0.01)
+    zygote.folder = folder  # type: ignore[attr-defined]
     ZYGOTE.append(zygote)
     spec = folder / "kernels" / SPEC_NAME
     spec.mkdir(parents=True)
@@ -79,11 +80,17 @@ def start(preload: tuple[str, ...] = PRELOAD) -> str:
 
 
 def stop() -> None:
-    """Stop the zygote this process started, if any (running kernels are not touched)."""
+    """Stop the zygote this process started, if any, and remove its folder.
+
+    Kernels it forked exit with it.
+    """
+    import shutil
+
     while ZYGOTE:
         zygote = ZYGOTE.pop()
         zygote.terminate()
         zygote.wait()
+        shutil.rmtree(zygote.folder, ignore_errors=True)
 
 
 def _zygote(address: str, preload: list[str]) -> None:
@@ -135,7 +142,10 @@ def _kernel(connection: socket.socket) -> None:
 
     sys.modules["__main__"] = ipykernel_launcher
     sys.argv[:] = [ipykernel_launcher.__file__, *request["argv"]]
-    kernelapp.launch_new_instance(argv=request["argv"])
+    # Exit when the zygote does (it exits with the build): a kernel started by Jupyter
+    # learns its parent from JPY_PARENT_PID, read when ipykernel was imported here.
+    parent = f"--IPKernelApp.parent_handle={os.getppid()}"
+    kernelapp.launch_new_instance(argv=[*request["argv"], parent])
     os._exit(0)
 
 
