@@ -6,9 +6,10 @@ finds the pages with no cached run, builds their notebooks exactly as MyST-NB wi
 (same reader, same configuration, so the same cache key), and runs them, one per core
 at a time, while Sphinx-Gallery runs the examples in the build process. Each page runs
 in a kernel forked from one process that has imported torch already (``warm_kernel``),
-so a page pays for its own cells only. The kernels are driven from threads of the
-build process: driving a kernel is waiting on messages, and a thread needs neither an
-interpreter of its own nor the imports one would repeat.
+so a page pays for its own cells only. The kernels are driven by threads of one
+helper process (driving a kernel is waiting on messages); not by threads of the build
+process, where Sphinx-Gallery runs the examples meanwhile and swaps process-wide state
+(standard streams, warning filters) that a thread would share.
 Before Sphinx reads the pages, each successful run is stored in MyST-NB's own
 jupyter-cache, so MyST-NB finds every page cached. A page that fails is not stored:
 MyST-NB runs it again when it reads it, and reports the error as it always does.
@@ -16,8 +17,9 @@ MyST-NB runs it again when it reads it, and reports the error as it always does.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,12 +52,28 @@ def run_notebook(
     return notebook, result.time, result.exc_string or ""
 
 
+def run_notebooks(
+    jobs: list, timeout: int | None, kernel: str, workers: int, results
+) -> None:
+    """In the helper process: run ``jobs`` (key, notebook, cwd), ``workers`` at a time,
+    sending each (key, notebook, seconds, error) to ``results`` as it finishes."""
+    with ThreadPoolExecutor(workers, thread_name_prefix="notebook") as pool:
+        futures = {
+            pool.submit(run_notebook, notebook, cwd, timeout, kernel): key
+            for key, notebook, cwd in jobs
+        }
+        for future in futures:
+            results.send((futures[future], *future.result()))
+    results.close()
+
+
 @dataclass
 class Prefetch:
-    """The runs started for one build: page path -> (notebook reader, running result)."""
+    """The runs started for one build: the helper process, and each page's reader."""
 
-    pool: ThreadPoolExecutor | None = None
-    runs: dict[Path, tuple[object, Future]] = field(default_factory=dict)
+    process: multiprocessing.process.BaseProcess | None = None
+    results: object = None
+    readers: dict[Path, object] = field(default_factory=dict)
 
 
 def may_be_read(env: BuildEnvironment, docname: str, path: Path) -> bool:
@@ -121,7 +139,14 @@ def _start_kernel_early(app: Sphinx) -> None:
     if not environment.exists():
         return
     built = environment.stat().st_mtime
-    if any(path.stat().st_mtime > built for path in Path(app.srcdir).rglob("*.md")):
+
+    def edited(path: Path) -> bool:
+        try:
+            return path.stat().st_mtime > built
+        except OSError:  # an editor's lock file, a dangling link: not a page
+            return False
+
+    if any(edited(path) for path in Path(app.srcdir).rglob("*.md")):
         warm_kernel.start()
 
 
@@ -139,13 +164,22 @@ def _start(app: Sphinx) -> None:
     if devices.requested() == "cuda":  # each kernel holds a CUDA context of its own
         workers = min(workers, build_command.CUDA_WORKERS)
     kernel = warm_kernel.SPEC_NAME if warm_kernel.ZYGOTE else warm_kernel.start()
-    prefetch.pool = ThreadPoolExecutor(workers, thread_name_prefix="notebook")
+    jobs = []
     for path, (reader, notebook) in pages.items():
         logger.info(f"{path}: Executing notebook early, in a preloaded kernel")
-        future = prefetch.pool.submit(
-            run_notebook, notebook, str(path.parent), timeout, kernel
-        )
-        prefetch.runs[path] = (reader, future)
+        jobs.append((str(path), notebook, str(path.parent)))
+        prefetch.readers[path] = reader
+    # A fresh interpreter (the build process has torch loaded), a daemon: it ends with
+    # the build, however the build ends.
+    context = multiprocessing.get_context("spawn")
+    prefetch.results, sender = context.Pipe(duplex=False)
+    prefetch.process = context.Process(
+        target=run_notebooks,
+        args=(jobs, timeout, kernel, workers, sender),
+        daemon=True,
+    )
+    prefetch.process.start()
+    sender.close()
 
 
 def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
@@ -153,7 +187,7 @@ def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     from jupyter_cache.base import CacheBundleIn
 
     prefetch: Prefetch | None = getattr(app, "notebook_prefetch", None)
-    if prefetch is None or prefetch.pool is None:
+    if prefetch is None or prefetch.process is None:
         return
     # While the pages run, the build process would only wait: it does now what
     # sphinx-codeautolink does later, alone, to resolve the names in their code
@@ -166,8 +200,13 @@ def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
         closest_module(("torch",))
 
     cache = get_cache(env.mystnb_config.execution_cache_path)
-    for path, (reader, future) in prefetch.runs.items():
-        notebook, seconds, error = future.result()
+    for _ in prefetch.readers:
+        try:
+            key, notebook, seconds, error = prefetch.results.recv()
+        except EOFError:  # the helper process died: MyST-NB runs what is left
+            logger.info("the process running pages early ended; MyST-NB runs the rest")
+            break
+        path = Path(key)
         if error:
             logger.info(
                 f"{path}: failed before it was read ({error.splitlines()[-1]});"
@@ -175,15 +214,17 @@ def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
             )
             continue
         logger.info(f"{path}: Executed notebook in {seconds:.2f} seconds")
-        stage = cache.add_nb_to_project(str(path), read_data=reader.read_fmt)
+        stage = cache.add_nb_to_project(
+            str(path), read_data=prefetch.readers[path].read_fmt
+        )
         cache.cache_notebook_bundle(
             CacheBundleIn(notebook, stage.uri, data={"execution_seconds": seconds}),
             check_validity=False,
             overwrite=True,
         )
-    # No thread or zygote is left when Sphinx forks its reading processes.
-    prefetch.pool.shutdown()
-    prefetch.pool = None
+    # No helper or zygote is left when Sphinx forks its reading processes.
+    prefetch.process.join()
+    prefetch.process = None
     import warm_kernel
 
     warm_kernel.stop()
