@@ -27,6 +27,10 @@ def test_remote_script_stylesheet_and_image_are_found() -> None:
         '<video poster="http://img.example.org/p.png"></video>',
         '<object data="https://x.example.org/a.svg"></object>',
         '<LINK REL="stylesheet" HREF="https://x.example.org/a.css">',
+        '<img srcset="local.png 1x, https://img.example.org/b.png 2x">',
+        '<img src="https&#58;//img.example.org/a.png">',
+        '<img src="&#47;&#47;img.example.org/a.png">',
+        '<img data-src="x" src = " //img.example.org/a.png">',
     ],
 )
 def test_a_load_deep_in_a_long_body_is_found(load: str) -> None:

@@ -1,14 +1,15 @@
 """Sphinx extension: fail the build when a built page would load anything from another host.
 
-Only the HTML pages this build wrote are read (every CSS file is): a page left from an
-earlier build was checked when it was written, and a page that failed the check is
-deleted, so that the next build writes and checks it again.
+Only the HTML pages written since the last check that passed are read (every CSS file
+is): an older page was checked then. A page that fails is deleted, so that the next
+build writes and checks it again; pages left by an interrupted build are newer than the
+last check, so they are read next time. The times compared are those of files in the
+output folder, so a clock that differs from the file system's does not matter.
 """
 
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import html_urls
@@ -21,9 +22,12 @@ _REMOTE = re.compile(r"^\s*(https?:)?//", re.IGNORECASE)
 
 
 #: In a page's body, what every remote load needs: a source-like attribute whose value
-#: names another host, or a <link> element (a stylesheet, a preload).
+#: may name another host (it starts with //, a scheme or a character reference), any
+#: srcset (a remote candidate need not be the first), or a <link> element.
 _BODY_LOAD = re.compile(
-    r"""(?:src|srcset|poster|data)\s*=\s*["']?\s*(?:https?:)?//|<link\b""", re.I
+    r"""\b(?:src|poster|data)\s*=\s*["']?\s*(?://|&|[a-z][a-z0-9+.-]*\s*(?::|&))"""
+    r"""|\bsrcset\s*=|<link\b""",
+    re.I,
 )
 _BODY = re.compile(r"<body\b", re.I)
 
@@ -67,25 +71,28 @@ def find_remote_loads(outdir: Path, since: float = 0.0) -> dict[str, list[str]]:
     return found
 
 
-def _note_start(app: Sphinx) -> None:
-    # Pages are written by worker processes too: their times, not events, tell which.
-    app.hermetic_since = time.time() - 1  # type: ignore[attr-defined]  # mtime rounding
+#: Touched in the output folder after every check that found nothing.
+MARKER = ".hermetic-checked"
 
 
 def _check(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     outdir = Path(app.outdir)
-    for page, remote in find_remote_loads(outdir, app.hermetic_since).items():  # type: ignore[attr-defined]
+    marker = outdir / MARKER
+    since = marker.stat().st_mtime if marker.exists() else 0.0
+    found = find_remote_loads(outdir, since)
+    for page, remote in found.items():
         logger.warning(
             "%s loads from another host: %s", page, ", ".join(sorted(set(remote)))
         )
         if page.endswith(".html"):
             (outdir / page).unlink()
+    if not found:
+        marker.touch()
 
 
 def setup(app: Sphinx) -> dict[str, object]:
-    app.connect("builder-inited", _note_start)
     # Before Sphinx-Gallery's handler, which raises when an example failed.
     app.connect("build-finished", _check, priority=400)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
