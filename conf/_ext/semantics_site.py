@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
@@ -99,15 +100,17 @@ def _measure(app: Sphinx) -> None:
         / "semantics"
         / (hashlib.sha256(key.encode()).hexdigest()[:16] + ".json")
     )
-    if cached.is_file():
-        env.semantics_document = json.loads(cached.read_text(encoding="utf-8"))  # type: ignore[attr-defined]
-    else:
+    try:
+        document = json.loads(cached.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # none yet, or cut short: measure again
         from semantics import probe
 
-        env.semantics_document = probe.report(device_list)  # type: ignore[attr-defined]
+        document = probe.report(device_list)
         cached.parent.mkdir(parents=True, exist_ok=True)
-        cached.write_text(json.dumps(env.semantics_document), encoding="utf-8")  # type: ignore[attr-defined]
-    document = env.semantics_document  # type: ignore[attr-defined]
+        partial = cached.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(document), encoding="utf-8")
+        partial.replace(cached)  # whole or not at all
+    env.semantics_document = document  # type: ignore[attr-defined]
     env.semantics_device_names = site_facts.verified_with()["verified_devices"]  # type: ignore[attr-defined]
     for problem in catalogue.problems():
         logger.warning(
