@@ -58,22 +58,18 @@ def _torch_sees(session: nox.Session, device: str) -> None:
 def _install(session: nox.Session, group: str) -> None:
     """Install a dependency group at the pinned versions, torch from TORCH_INDEX_URL if set.
 
-    With uv, the user's pip configuration is passed on (pip reads it by itself).
+    TORCH_INDEX_URL is searched besides the usual indexes: PyTorch's indexes carry its
+    builds (``2.13.0+cpu``, ``2.13.0+cu128``, which rank above PyPI's ``2.13.0``) but
+    not every pinned version of everything else. With uv, the user's pip configuration
+    is passed on (pip reads it by itself).
     """
     requirements = nox.project.dependency_groups(PYPROJECT, group)
-    index = os.environ.get("TORCH_INDEX_URL")
-    config = pip_settings.pip_config() if session.venv_backend == "uv" else None
-
-    def install(*args: str, index_url: str | None = None) -> None:
-        if config is None:
-            extra, env = (["--index-url", index_url] if index_url else []), {}
-        else:
-            extra, env = pip_settings.uv_options(config, index_url)
-        session.install(*extra, "-c", CONSTRAINTS, *args, env=env)
-
-    if index:
-        install(*[r for r in requirements if r.startswith("torch==")], index_url=index)
-    install(*requirements)
+    index = os.environ.get("TORCH_INDEX_URL") or None
+    if session.venv_backend == "uv":
+        extra, env = pip_settings.uv_options(pip_settings.pip_config(), index)
+    else:
+        extra, env = (["--extra-index-url", index] if index else []), {}
+    session.install(*extra, "-c", CONSTRAINTS, *requirements, env=env)
 
 
 def _env(device: str) -> dict[str, str]:

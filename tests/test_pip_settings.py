@@ -31,11 +31,15 @@ def test_pip_settings_become_uv_options_with_pips_precedence() -> None:
     assert env == {"SSL_CERT_FILE": "/etc/ca.pem", "UV_HTTP_TIMEOUT": "180"}
 
 
-def test_an_explicit_index_replaces_the_configured_one() -> None:
-    config = {"global.index-url": "https://mirror.example/simple"}
+def test_torchs_index_is_searched_besides_the_configured_ones() -> None:
+    config = {
+        "global.index-url": "https://mirror.example/simple",
+        "global.extra-index-url": "file:///a/simple",
+    }
     args, _ = pip_settings.uv_options(config, "https://download.pytorch.org/whl/cpu")
-    assert args.count("--index-url") == 1
-    assert args[args.index("--index-url") + 1] == "https://download.pytorch.org/whl/cpu"
+    assert args[args.index("--index-url") + 1] == "https://mirror.example/simple"
+    extras = [args[i + 1] for i, arg in enumerate(args) if arg == "--extra-index-url"]
+    assert extras == ["file:///a/simple", "https://download.pytorch.org/whl/cpu"]
 
 
 @pytest.mark.parametrize(("value", "expected"), [("yes", True), ("0", False)])

@@ -64,11 +64,12 @@ def effective(config: dict[str, str]) -> dict[str, str]:
 
 
 def uv_options(
-    config: dict[str, str], index_url: str | None = None
+    config: dict[str, str], extra_index_url: str | None = None
 ) -> tuple[list[str], dict[str, str]]:
     """``uv pip install`` arguments and environment equivalent to pip's ``config``.
 
-    ``index_url`` replaces the configured index, as ``pip install --index-url`` does.
+    ``extra_index_url`` is searched besides the configured indexes, as with
+    ``pip install --extra-index-url``.
     pip weighs every index alike and takes the best version among them; uv by default
     stops at the first index that has a package, so the strategy is set to pip's. pip
     also compiles the modules it installs; uv does so only when asked, and without the
@@ -76,8 +77,10 @@ def uv_options(
     ``PYTHONDONTWRITEBYTECODE`` is set, every time: about twice as slow).
     """
     settings = effective(config)
-    if index_url:
-        settings["index-url"] = index_url
+    if extra_index_url:
+        settings["extra-index-url"] = " ".join(
+            filter(None, [settings.get("extra-index-url"), extra_index_url])
+        )
     args = ["--index-strategy", "unsafe-best-match", "--compile-bytecode"]
     for key, option in LISTS.items():
         for value in settings.get(key, "").split():
