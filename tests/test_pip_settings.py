@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pip_settings
 import pytest
 
@@ -59,5 +61,33 @@ def test_pip_config_list_output_is_read() -> None:
     }
 
 
-def test_without_pip_there_is_nothing_to_carry_over() -> None:
-    assert pip_settings.pip_config(python="/nonexistent/python") == {}
+def test_without_pip_its_files_and_variables_are_read(tmp_path) -> None:
+    (tmp_path / "xdg" / "pip").mkdir(parents=True)
+    (tmp_path / "xdg" / "pip" / "pip.conf").write_text(
+        "[global]\nfind-links = /global-wheels\nextra-index-url = file:///a/simple\n"
+    )
+    (tmp_path / "home" / ".config" / "pip").mkdir(parents=True)
+    (tmp_path / "home" / ".config" / "pip" / "pip.conf").write_text(
+        "[global]\nfind_links = /user-wheels\n[install]\nconstraint = /c.txt\n"
+    )
+    environ = {
+        "XDG_CONFIG_DIRS": str(tmp_path / "xdg"),
+        "HOME": str(tmp_path / "home"),
+        "PIP_DEFAULT_TIMEOUT": "180",
+    }
+    config = pip_settings.read_config(environ)
+    settings = pip_settings.effective(config)
+    assert settings["find-links"] == "/user-wheels"  # the user's file wins
+    assert settings["extra-index-url"] == "file:///a/simple"
+    assert settings["constraint"] == "/c.txt"
+    assert settings["timeout"] == "180"
+    assert pip_settings.read_config({**environ, "PIP_CONFIG_FILE": os.devnull}) == {
+        ":env:.default-timeout": "180"
+    }
+
+
+def test_without_pip_the_files_are_read_instead() -> None:
+    # No interpreter at that path: the fallback reads the environment given.
+    assert pip_settings.pip_config(python="/nonexistent/python") == (
+        pip_settings.read_config(os.environ)
+    )

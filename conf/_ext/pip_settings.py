@@ -10,8 +10,12 @@ either way: ``uv_options`` turns what ``pip config list`` reports into the equiv
 from __future__ import annotations
 
 import ast
+import configparser
+import os
 import subprocess
 import sys
+from collections.abc import Mapping
+from pathlib import Path
 
 #: pip options that take a list of values, and the uv option each becomes.
 LISTS = {
@@ -28,7 +32,11 @@ TRUE = {"1", "true", "yes", "on", "y", "t"}
 
 
 def pip_config(python: str = sys.executable) -> dict[str, str]:
-    """What ``pip config list`` reports, as ``{"section.key": value}``; {} without pip."""
+    """What ``pip config list`` reports, as ``{"section.key": value}``.
+
+    Where nox's interpreter has no pip (nox installed with ``uv tool``, say), the
+    same files and variables are read here, in pip's order.
+    """
     try:
         listed = subprocess.run(
             [python, "-m", "pip", "config", "list"],
@@ -37,8 +45,44 @@ def pip_config(python: str = sys.executable) -> dict[str, str]:
             check=True,
         ).stdout
     except (OSError, subprocess.CalledProcessError):
-        return {}
+        return read_config(os.environ)
     return parse(listed)
+
+
+def config_files(environ: Mapping[str, str]) -> list[Path]:
+    """pip's configuration files on Linux, in the order pip reads them (later wins)."""
+    named = environ.get("PIP_CONFIG_FILE")
+    if named == os.devnull:  # pip's way to turn every file off
+        return []
+    dirs = environ.get("XDG_CONFIG_DIRS") or "/etc/xdg"
+    home = Path(environ.get("HOME") or Path.home())
+    user_dir = Path(environ.get("XDG_CONFIG_HOME") or home / ".config")
+    files = [Path(d) / "pip" / "pip.conf" for d in dirs.split(os.pathsep) if d]
+    files += [Path("/etc/pip.conf"), home / ".pip" / "pip.conf"]
+    files += [user_dir / "pip" / "pip.conf", Path(sys.prefix) / "pip.conf"]
+    return files + ([Path(named)] if named else [])
+
+
+def read_config(environ: Mapping[str, str]) -> dict[str, str]:
+    """pip's configuration from its files and ``PIP_*`` variables, without pip."""
+    config: dict[str, str] = {}
+    for path in config_files(environ):
+        parser = configparser.RawConfigParser()
+        try:
+            parser.read(path, encoding="utf-8")
+        except (OSError, configparser.Error):
+            continue
+        for section in parser.sections():
+            for key, value in parser.items(section):
+                config[f"{section}.{_normal(key)}"] = value
+    for name, value in environ.items():
+        if name.startswith("PIP_") and name != "PIP_CONFIG_FILE":
+            config[f":env:.{_normal(name[4:])}"] = value
+    return config
+
+
+def _normal(key: str) -> str:
+    return key.lower().replace("_", "-")
 
 
 def parse(listed: str) -> dict[str, str]:
