@@ -49,6 +49,7 @@ print(json.dumps({{
     "preloaded": run(name),
     "fresh": run("python3"),
     "zygote": warm_kernel.ZYGOTE[0].pid,
+    "folder": str(warm_kernel.ZYGOTE[0].folder),
 }}))
 """
 
@@ -93,3 +94,4 @@ def test_a_preloaded_kernel_is_a_main_process_of_its_own(tmp_path: Path) -> None
     while _alive(found["zygote"]) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not _alive(found["zygote"]), "the preloaded process outlived its parent"
+    assert not Path(found["folder"]).exists(), "its socket's folder was left behind"

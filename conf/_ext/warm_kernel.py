@@ -116,6 +116,11 @@ def _zygote(address: str, preload: list[str]) -> None:
             server.close()
             _kernel(connection)
         connection.close()
+    # The process that started this one is gone (a killed build): nobody else will
+    # remove the socket's folder.
+    import shutil
+
+    shutil.rmtree(Path(address).parent, ignore_errors=True)
     os._exit(0)
 
 
