@@ -65,7 +65,7 @@ def ran_in_the_docs_build(path: Path) -> bool:
         for example in PAGE_CELLS.parse(path)
         if isinstance(example.region.evaluator, PythonEvaluator)
     ]
-    folder = DOCS.parent / "build" / "jupyter_cache" / site_facts.execution_key()
+    folder = execution_cache.notebook_cache(DOCS.parent, site_facts.execution_key())
     return execution_cache.cached_run_covers(
         path.read_text(encoding="utf-8"), code, folder
     )

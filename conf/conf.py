@@ -12,6 +12,7 @@ ROOT = CONF_DIR.parent
 sys.path.insert(0, str(CONF_DIR / "_ext"))
 sys.path.insert(0, str(ROOT))  # the semantics package: catalogue and probe
 
+import execution_cache  # noqa: E402
 import gallery_hooks  # noqa: E402
 import publishing  # noqa: E402
 import site_facts  # noqa: E402
@@ -78,7 +79,7 @@ myst_substitutions = {
     "verified_devices": verified["devices_in_words"],
 }
 nb_execution_mode = "cache"
-nb_execution_cache_path = str(ROOT / "build" / "jupyter_cache" / execution_key)
+nb_execution_cache_path = str(execution_cache.notebook_cache(ROOT, execution_key))
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_execution_timeout = 180

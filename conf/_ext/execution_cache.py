@@ -35,6 +35,11 @@ def refresh(gallery_dir: Path, key: str) -> bool:
     return discarded
 
 
+def notebook_cache(root: Path, key: str) -> Path:
+    """MyST-NB's execution cache of the project at ``root``, for the execution ``key``."""
+    return root / "build" / "jupyter_cache" / key
+
+
 def cached_run_covers(page: str, code: list[str], cache_folder: Path) -> bool:
     """Whether MyST-NB's cache in ``cache_folder`` holds a run of the MyST page ``page``
     that executed every piece of ``code``.
