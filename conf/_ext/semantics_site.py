@@ -5,9 +5,9 @@ and CUDA on a CUDA build); any fact that differs from what the catalogue states 
 warning, so ``-W`` fails the build rather than publish a stale page. The measurements
 are kept in ``build/semantics/`` and reused only while the PyTorch version, the devices
 and every file of the ``semantics`` package are unchanged, so that a rebuild with
-nothing new to measure does not import torch; pages that use the directives
-depend on the package's files, so editing the catalogue re-renders them. The measurements are written to ``semantics.json`` at the site root and rendered
-by three directives:
+nothing new to measure does not import torch; pages that use the directives depend on
+the package's files, so editing the catalogue re-renders them. The measurements are
+written to ``semantics.json`` at the site root and rendered by three directives:
 
 ``{semantics-matrix}``
     every operation, grouped, one row each, with badges and links;
@@ -80,25 +80,25 @@ def mismatch_messages(document: dict[str, object]) -> list[str]:
     ]
 
 
-def measurement_key(device_list: list[str]) -> str:
-    """What the measurements depend on: PyTorch, the devices, and this package's code."""
-    digest = hashlib.sha256()
+def measurement_key(execution_key: str) -> str:
+    """What the measurements depend on: PyTorch and the devices (the execution key),
+    and this package's code."""
+    digest = hashlib.sha256(execution_key.encode())
     for path in PACKAGE_FILES:
         digest.update(path.read_bytes())
-    return f"{site_facts.execution_key()}:{','.join(device_list)}:{digest.hexdigest()}"
+    return digest.hexdigest()[:16]
 
 
 def _measure(app: Sphinx) -> None:
     device_list = devices.devices_verified(devices.selected())
     env = app.env
-    key = measurement_key(device_list)
     # Measurements are kept beside the other execution caches, under a key of what
     # they depend on: an unchanged PyTorch on the same devices behaves the same way,
     # and a rebuild that finds them does not even import torch.
     cached = (
         Path(app.doctreedir).parent
         / "semantics"
-        / (hashlib.sha256(key.encode()).hexdigest()[:16] + ".json")
+        / f"{measurement_key(app.config.execution_key)}.json"
     )
     try:
         document = json.loads(cached.read_text(encoding="utf-8"))
