@@ -1,6 +1,6 @@
 """Small sites built with the project's real configuration, for tests of the build itself.
 
-Each Sphinx build costs seconds, so the tests share two sites (fixtures in conftest.py):
+Each Sphinx build costs seconds, so the tests build few sites (test_small_sites.py):
 a healthy one, with the three semantics directives, a page that runs and a stand-in
 script for every gallery page the catalogue links; and a broken one, whose catalogue
 states a fact PyTorch contradicts, with a page that would load a script from another
@@ -66,20 +66,21 @@ runs
 """
 MATRIX = "# The matrix\n\n## Rows\n\n```{semantics-matrix}\n```\n"
 VIEWS = "# Views\n\n```{semantics-list}\n:group: views\n```\n"
+
+
+def myst_nb_page(title: str, *cells: str) -> str:
+    """A MyST page that MyST-NB runs as a notebook: ``title``, then one cell per code."""
+    front = "---\nfile_format: mystnb\nkernelspec:\n  name: python3\n"
+    front += "  display_name: Python 3\n---\n"
+    return (
+        front
+        + f"\n# {title}\n"
+        + "".join(f"\n```{{code-cell}} python\n{code}\n```\n" for code in cells)
+    )
+
+
 #: A MyST-NB page whose one cell runs.
-RUNS = """---
-file_format: mystnb
-kernelspec:
-  name: python3
-  display_name: Python 3
----
-
-# A page that runs
-
-```{code-cell} python
-assert True
-```
-"""
+RUNS = myst_nb_page("A page that runs", "assert True")
 STUB = '"""\n{name}\n{underline}\n\nA stand-in.\n"""\n\nprint("ran")\n'
 #: Appended to the copied catalogue: the site now claims that clone() shares memory.
 WRONG_CLAIM = """
@@ -103,8 +104,12 @@ STUB_TO_EDIT = "clone.py"
 
 def semantics_site(site: Path, *, broken: bool) -> subprocess.CompletedProcess[str]:
     """Lay out and build the healthy or the broken shared site at ``site``."""
-    pages = {"index.md": INDEX, "matrix.md": MATRIX, "narrative/views.md": VIEWS}
-    pages["runs.md"] = RUNS
+    pages = {
+        "index.md": INDEX,
+        "matrix.md": MATRIX,
+        "narrative/views.md": VIEWS,
+        "runs.md": RUNS,
+    }
     # The catalogue links gallery pages; tiny scripts stand in for the real examples.
     scripts = {
         f"{name}.py": STUB.format(name=name, underline="=" * len(name))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import execution_cache
+import small_site
 
 
 def test_outputs_from_the_same_setup_are_kept(tmp_path: Path) -> None:
@@ -32,23 +33,7 @@ def test_unstamped_outputs_are_discarded(tmp_path: Path) -> None:
     assert not (gallery / "clone.rst").exists()
 
 
-PAGE = """---
-file_format: mystnb
-kernelspec:
-  name: python3
-  display_name: Python 3
----
-
-# A page
-
-```{code-cell} python
-x = 1
-```
-
-```{code-cell} python
-assert x == 1
-```
-"""
+PAGE = small_site.myst_nb_page("A page", "x = 1", "assert x == 1")
 
 
 def _cache_a_run_of(page: str, folder: Path) -> None:
