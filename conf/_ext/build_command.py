@@ -27,7 +27,7 @@ def parallel_jobs() -> int:
 
     Sphinx reads with ``-j`` processes but writes with ``-j`` minus one, the main process
     only collecting what they wrote; ``-j auto`` on two cores writes every page in one
-    process. (MyST-NB pages execute before reading starts, in their own workers.)
+    process. (MyST-NB pages execute before reading starts, in kernels of their own.)
     """
     return (os.cpu_count() or 1) + 1
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,7 +62,7 @@ def run_notebooks(
             pool.submit(run_notebook, notebook, cwd, timeout, kernel): key
             for key, notebook, cwd in jobs
         }
-        for future in futures:
+        for future in as_completed(futures):
             results.send((futures[future], *future.result()))
     results.close()
 

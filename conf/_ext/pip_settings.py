@@ -3,8 +3,9 @@
 nox installs with uv when it finds it (about ten times faster here) and with pip
 otherwise. A machine set up for pip, with a private index, a folder of wheels or a
 constraint file in ``pip.conf`` or ``PIP_*`` variables, must install the same packages
-either way: ``uv_options`` turns what ``pip config list`` reports into the equivalent
-``uv pip install`` options and environment.
+either way: ``uv_options`` turns pip's configuration (what ``pip config list``
+reports, or pip's files and variables read here where nox's interpreter has no pip)
+into the equivalent ``uv pip install`` options and environment.
 """
 
 from __future__ import annotations
@@ -114,6 +115,7 @@ def uv_options(
 
     ``extra_index_url`` is searched besides the configured indexes, as with
     ``pip install --extra-index-url``.
+
     pip weighs every index alike and takes the best version among them; uv by default
     stops at the first index that has a package, so the strategy is set to pip's. pip
     also compiles the modules it installs; uv does so only when asked, and without the

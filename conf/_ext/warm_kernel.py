@@ -8,8 +8,9 @@ for a kernel with Jupyter's connection file and arguments, forwards interrupt an
 termination signals to it, and exits when the kernel exits. The kernel exits when the
 launcher does, so Jupyter's usual shutdown and kill paths keep working.
 
-The zygote never runs a tensor operation, starts a thread or touches a GPU, so each
-kernel starts from the state of a fresh interpreter that has imported those modules.
+The zygote never runs a tensor operation, starts a Python thread or touches a GPU (the
+math libraries may start thread pools of their own when imported), so each kernel
+starts from the state of a fresh interpreter that has imported those modules.
 Only the standard library is imported at the top: the launcher must start quickly.
 """
 
