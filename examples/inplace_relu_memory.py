@@ -155,6 +155,7 @@ if device.type == "cuda":  # the outputs measured above are freed: only x is liv
 width, depth = 32, 4
 batch = torch.randn(262_144, width, device=device)  # one activation: 32 MiB
 activation = batch.numel() * batch.element_size()  # one layer's output
+assert activation == 32 * MiB
 head_output = batch.shape[0] * batch.element_size()  # the (262144, 1) result
 
 
