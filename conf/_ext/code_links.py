@@ -6,13 +6,34 @@ gallery block makes codeautolink fail to find its names again, so gallery pages 
 marked for codeautolink to skip. A skipped page still has its whole HTML parsed and
 rewritten by codeautolink's last pass (about a fifth of a second per gallery page), so
 that pass is not run for gallery pages at all.
+
+To find where a name in code is documented, codeautolink imports the module it comes
+from and follows attributes and annotations; for torch that means importing torch and
+running the parts of its modules written only for type checkers (dynamo and more), a few
+seconds in the build process whenever any page is read again. The answers depend only on
+the name, the inventories and the installed packages, so they are kept between builds
+under a key of those, beside the execution caches; a name from anywhere else (a module
+of this project, say) is resolved afresh every time.
 """
 
 from __future__ import annotations
 
+import builtins
+import functools
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import sys
+import sysconfig
 from collections.abc import Callable
+from pathlib import Path
 
+import execution_cache
+import sphinx_codeautolink
+import sphinx_codeautolink.extension as codeautolink
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
 
 SKIP_FILE = ".. autolink-skip:: file\n\n"
@@ -59,8 +80,120 @@ def _skip_gallery_pages_in_html_pass(app: Sphinx) -> None:
     raise ExtensionError(f"code_links: no {HTML_PASS} handler to restrict")
 
 
+@functools.cache
+def _installed_packages() -> str:
+    return "\n".join(
+        sorted(
+            f"{dist.metadata['Name']}=={dist.version}"
+            for dist in importlib.metadata.distributions()
+        )
+    )
+
+
+@functools.cache
+def _is_installed(module: str) -> bool:
+    """Whether a top-level name is a builtin, the standard library's or an installed
+    package's: what the cache key covers."""
+    if module in sys.stdlib_module_names or hasattr(builtins, module):
+        return True
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return False
+    if spec is None:
+        return False
+    origin = spec.origin or next(iter(spec.submodule_search_locations or []), "")
+    installed = {sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}
+    return any(Path(origin).is_relative_to(folder) for folder in installed)
+
+
+class ResolutionCache:
+    """codeautolink's answers for name chains: one JSON file per Python and set of
+    installed packages, holding the answers for one set of inventories."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.inventory: str | None = None  # the digest of the inventories, once open
+        self.answers: dict[str, list[str | None]] = {}
+        self.unsaved = False
+
+    @functools.cached_property
+    def path(self) -> Path:
+        digest = hashlib.sha256(f"{sys.version}\n{_installed_packages()}".encode())
+        return self.folder / f"{digest.hexdigest()[:16]}.json"
+
+    def open(self, inventory: dict[str, str]) -> None:
+        """Load the answers kept for these inventories."""
+        self.inventory = hashlib.sha256(
+            "\n".join(sorted(inventory)).encode()
+        ).hexdigest()
+        try:
+            kept = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # none yet, or cut short: resolve again
+            kept = {}
+        same = kept.get("inventory") == self.inventory
+        self.answers = kept.get("answers", {}) if same else {}
+
+    def wrap(self, resolve: Callable[..., str | None]) -> Callable[..., str | None]:
+        """Return ``resolve`` answering from, and adding to, this cache."""
+
+        def resolve_location(chain: codeautolink.Name, inventory: dict) -> str | None:
+            components = [str(c) for c in chain.import_components]
+            if not components or not _is_installed(components[0]):
+                return resolve(chain, inventory)
+            if self.inventory is None:
+                self.open(inventory)
+            key = "\x1f".join(components)
+            if key not in self.answers:
+                try:
+                    self.answers[key] = [resolve(chain, inventory), None]
+                except codeautolink.CouldNotResolve as error:
+                    self.answers[key] = [None, str(error)]
+                self.unsaved = True
+            location, error = self.answers[key]
+            if error is not None:
+                raise codeautolink.CouldNotResolve(error)
+            return location
+
+        resolve_location.__wrapped__ = resolve  # type: ignore[attr-defined]
+        return resolve_location
+
+    def save(self, app: Sphinx, env: BuildEnvironment) -> None:
+        """Keep what this build resolved for the next one."""
+        if self.unsaved:
+            document = {"inventory": self.inventory, "answers": self.answers}
+            execution_cache.write_whole(self.path, json.dumps(document))
+            self.unsaved = False
+        self.inventory = None  # the next build in this process may have others
+
+
+def resolve_ahead(app: Sphinx) -> None:
+    """While the build would only wait (its pages run elsewhere), do the slow part of
+    resolving the names in code now, unless the answers are kept from an earlier build:
+    import torch and run the parts of its modules written for type checkers."""
+    cache: ResolutionCache | None = getattr(app, "code_link_resolutions", None)
+    if cache is not None and not cache.path.exists():
+        codeautolink.resolve.closest_module(("torch",))
+
+
+def _cache_resolutions(app: Sphinx) -> None:
+    resolve = getattr(codeautolink, "resolve_location", None)
+    closest_module = getattr(codeautolink.resolve, "closest_module", None)
+    if resolve is None or closest_module is None:
+        # Renamed in a new release: fail rather than silently slow every build down.
+        raise ExtensionError("code_links: sphinx_codeautolink's resolver has moved")
+    folder = (
+        Path(app.doctreedir).parent / "code-links" / sphinx_codeautolink.__version__
+    )
+    app.code_link_resolutions = cache = ResolutionCache(folder)  # type: ignore[attr-defined]
+    # Another build in this process wrapped it already: wrap codeautolink's own.
+    codeautolink.resolve_location = cache.wrap(getattr(resolve, "__wrapped__", resolve))
+    app.connect("env-updated", cache.save, priority=900)  # after codeautolink's pass
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.setup_extension("sphinx_codeautolink")
     _skip_gallery_pages_in_html_pass(app)
+    _cache_resolutions(app)
     app.connect("source-read", _mark_gallery_pages)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -189,15 +189,9 @@ def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     prefetch: Prefetch | None = getattr(app, "notebook_prefetch", None)
     if prefetch is None or prefetch.process is None:
         return
-    # While the pages run, the build process would only wait: it does now what
-    # sphinx-codeautolink does later, alone, to resolve the names in their code
-    # (import torch and read the names torch defines only for type checkers).
-    try:
-        from sphinx_codeautolink.extension.resolve import closest_module
-    except ImportError:  # moved in another release: then codeautolink does it later
-        pass
-    else:
-        closest_module(("torch",))
+    import code_links
+
+    code_links.resolve_ahead(app)  # while the pages run, the build would only wait
 
     cache = get_cache(env.mystnb_config.execution_cache_path)
     for _ in prefetch.readers:

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
 import devices
+import execution_cache
 import site_facts
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -106,10 +106,7 @@ def _measure(app: Sphinx) -> None:
         from semantics import probe
 
         document = probe.report(device_list)
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps(document), encoding="utf-8")
-        partial.replace(cached)  # whole or not at all
+        execution_cache.write_whole(cached, json.dumps(document))
     env.semantics_document = document  # type: ignore[attr-defined]
     env.semantics_device_names = site_facts.verified_with()["verified_devices"]  # type: ignore[attr-defined]
     for problem in catalogue.problems():

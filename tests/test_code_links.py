@@ -1,0 +1,90 @@
+"""The names in code are resolved once per set of inventories and installed packages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import code_links
+import pytest
+from sphinx_codeautolink.extension import CouldNotResolve
+
+INVENTORY = {"torch.Tensor.clone": "torch.Tensor.clone.html"}
+
+
+class Resolver:
+    """Stands in for codeautolink's resolver and counts what it is asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, ...]] = []
+
+    def __call__(self, chain: SimpleNamespace, inventory: dict) -> str:
+        self.asked.append(tuple(chain.import_components))
+        if chain.import_components[-1] == "missing":
+            raise CouldNotResolve("torch.missing does not exist.")
+        return ".".join(chain.import_components)
+
+
+def chain(*components: str) -> SimpleNamespace:
+    return SimpleNamespace(import_components=list(components))
+
+
+def resolve_twice(folder: Path, *components: str, inventory: dict = INVENTORY):
+    """Resolve a chain in one build, then in a second build that reads the cache."""
+    resolver = Resolver()
+    for _ in range(2):
+        cache = code_links.ResolutionCache(folder)
+        resolve = cache.wrap(resolver)
+        answer = resolve(chain(*components), inventory)
+        cache.save(None, None)  # type: ignore[arg-type]
+    return answer, resolver.asked
+
+
+def test_an_installed_name_is_resolved_once_across_builds(tmp_path: Path) -> None:
+    answer, asked = resolve_twice(tmp_path, "torch", "Tensor", "clone")
+    assert answer == "torch.Tensor.clone"
+    assert asked == [("torch", "Tensor", "clone")], "the second build resolved again"
+
+
+def test_a_name_that_cannot_be_resolved_stays_unresolved(tmp_path: Path) -> None:
+    resolver = Resolver()
+    for _ in range(2):
+        cache = code_links.ResolutionCache(tmp_path)
+        with pytest.raises(CouldNotResolve, match="torch.missing does not exist"):
+            cache.wrap(resolver)(chain("torch", "missing"), INVENTORY)
+        cache.save(None, None)  # type: ignore[arg-type]
+    assert len(resolver.asked) == 1
+
+
+def test_other_inventories_resolve_again(tmp_path: Path) -> None:
+    resolve_twice(tmp_path, "torch", "Tensor", "clone")
+    _, asked = resolve_twice(
+        tmp_path, "torch", "Tensor", "clone", inventory={**INVENTORY, "torch.t": ""}
+    )
+    assert asked == [("torch", "Tensor", "clone")]
+
+
+def test_other_installed_packages_resolve_again(tmp_path: Path) -> None:
+    resolve_twice(tmp_path, "torch", "Tensor", "clone")
+    code_links._installed_packages.cache_clear()
+    original = code_links._installed_packages
+    try:
+        code_links._installed_packages = lambda: "torch==9.9.9"  # type: ignore[assignment]
+        _, asked = resolve_twice(tmp_path, "torch", "Tensor", "clone")
+    finally:
+        code_links._installed_packages = original
+    assert asked == [("torch", "Tensor", "clone")]
+
+
+def test_names_from_this_project_are_never_cached(tmp_path: Path) -> None:
+    # The semantics package is this project's code, not an installed package: the
+    # key does not cover it.
+    _, asked = resolve_twice(tmp_path, "semantics", "catalogue")
+    assert asked == [("semantics", "catalogue")] * 2
+
+
+def test_codeautolink_still_has_the_resolver_this_wraps() -> None:
+    import sphinx_codeautolink.extension as codeautolink
+
+    assert callable(codeautolink.resolve_location)
+    assert callable(codeautolink.resolve.closest_module)
