@@ -50,7 +50,7 @@ def test_a_name_that_cannot_be_resolved_stays_unresolved(tmp_path: Path) -> None
     resolver = Resolver()
     for _ in range(2):
         cache = code_links.ResolutionCache(tmp_path)
-        with pytest.raises(CouldNotResolve, match="torch.missing does not exist"):
+        with pytest.raises(CouldNotResolve, match=r"torch\.missing does not exist"):
             cache.wrap(resolver)(chain("torch", "missing"), INVENTORY)
         cache.save(None, None)  # type: ignore[arg-type]
     assert len(resolver.asked) == 1
