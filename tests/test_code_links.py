@@ -1,13 +1,16 @@
-"""The names in code are resolved once per set of inventories and installed packages."""
+"""codeautolink's work is kept between builds: the names in code are resolved once per set
+of inventories and installed packages, and a page is linked again only when it changed."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from types import SimpleNamespace
 
 import code_links
 import pytest
 from sphinx_codeautolink.extension import CouldNotResolve
+from sphinx_codeautolink.parse import Name
 
 INVENTORY = {"torch.Tensor.clone": "torch.Tensor.clone.html"}
 
@@ -88,3 +91,66 @@ def test_codeautolink_still_has_the_resolver_this_wraps() -> None:
 
     assert callable(codeautolink.resolve_location)
     assert callable(codeautolink.resolve.closest_module)
+
+
+class Linker:
+    """Stands in for codeautolink's HTML pass: counts calls, may warn."""
+
+    def __init__(self, *, warn: bool = False) -> None:
+        self.calls = 0
+        self.warn = warn
+
+    def __call__(self, document: str, html: str, transforms: list, inventory: dict):
+        self.calls += 1
+        if self.warn:
+            logging.getLogger("sphinx.sphinx_codeautolink").warning("no match")
+        return html.replace(
+            "clone", f'<a href="{inventory["torch.Tensor.clone"]}">clone</a>'
+        )
+
+
+def page_transforms(line: int = 1) -> list:
+    name = Name(
+        ["torch", "Tensor", "clone"], "x.clone", line, line, None, "torch.Tensor.clone"
+    )
+    return [SimpleNamespace(source="x.clone()", names=[name])]
+
+
+def link(folder: Path, linker: Linker, html: str = "<pre>x.clone()</pre>", **changes):
+    inventory = changes.get("inventory", INVENTORY)
+    transforms = changes.get("transforms", page_transforms())
+    return code_links.LinkedPageCache(folder).wrap(linker)(
+        "views", html, transforms, inventory
+    )
+
+
+def test_an_unchanged_page_is_linked_once_across_builds(tmp_path: Path) -> None:
+    linker = Linker()
+    first, second = link(tmp_path, linker), link(tmp_path, linker)
+    assert (
+        first == second == '<pre>x.<a href="torch.Tensor.clone.html">clone</a>()</pre>'
+    )
+    assert linker.calls == 1
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"html": "<pre>y.clone()</pre>"},
+        {"inventory": {"torch.Tensor.clone": "elsewhere.html"}},
+        {"transforms": page_transforms(line=2)},
+    ],
+    ids=["page", "link target", "names"],
+)
+def test_a_changed_input_links_the_page_again(tmp_path: Path, change: dict) -> None:
+    linker = Linker()
+    link(tmp_path, linker)
+    link(tmp_path, linker, **change)
+    assert linker.calls == 2
+
+
+def test_a_page_that_warned_is_linked_again_and_warns_again(tmp_path: Path) -> None:
+    linker = Linker(warn=True)
+    link(tmp_path, linker)
+    link(tmp_path, linker)
+    assert linker.calls == 2, "a kept page would hide the warning from the next build"

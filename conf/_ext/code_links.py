@@ -13,17 +13,21 @@ running the parts of its modules written only for type checkers (dynamo and more
 seconds in the build process whenever any page is read again. The answers depend only on
 the name, the inventories and the installed packages, so they are kept between builds
 under a key of those, beside the execution caches; a name from anywhere else (a module
-of this project, say) is resolved afresh every time.
+of this project, say) is resolved afresh every time. Likewise a page's linked HTML is
+kept under a key of everything codeautolink's HTML pass reads (the page's HTML, its
+code blocks, the names in them and where they link), unless the pass warned.
 """
 
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import functools
 import hashlib
 import importlib.metadata
 import importlib.util
 import json
+import logging
 import sys
 import sysconfig
 from collections.abc import Callable
@@ -167,6 +171,88 @@ class ResolutionCache:
         self.inventory = None  # the next build in this process may have others
 
 
+class _Warnings(logging.Handler):
+    """Notes whether codeautolink warned while it was attached."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.seen = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.seen = True
+
+
+class LinkedPageCache:
+    """Each page's HTML as codeautolink's HTML pass returned it, one file per page."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    @staticmethod
+    def key(
+        document: str, html: str, transforms: list, inventory: dict, *args: object
+    ) -> str:
+        """A digest of everything codeautolink's HTML pass reads."""
+        blocks = [
+            [
+                transform.source,
+                [
+                    [
+                        *map(str, dataclasses.astuple(name)),
+                        inventory[name.resolved_location],
+                    ]
+                    for name in transform.names
+                ],
+            ]
+            for transform in transforms
+        ]
+        settings = [
+            sorted(arg) if isinstance(arg, dict | list) else repr(arg) for arg in args
+        ]
+        text = json.dumps(
+            [sphinx_codeautolink.__version__, document, html, blocks, settings],
+            default=repr,
+        )
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def wrap(self, link_html: Callable[..., str]) -> Callable[..., str]:
+        """Return ``link_html`` answering from, and adding to, this cache."""
+
+        def cached_link_html(
+            document: str, html: str, transforms: list, inventory: dict, *args, **kwargs
+        ) -> str:
+            key = self.key(
+                document, html, transforms, inventory, *args, *kwargs.items()
+            )
+            path = (
+                self.folder
+                / f"{hashlib.sha256(document.encode()).hexdigest()[:16]}.json"
+            )
+            try:
+                kept = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                kept = {}
+            if kept.get("key") == key:
+                return kept["html"]
+            warnings = _Warnings()
+            codeautolink_logger = logging.getLogger("sphinx.sphinx_codeautolink")
+            codeautolink_logger.addHandler(warnings)
+            try:
+                linked = link_html(
+                    document, html, transforms, inventory, *args, **kwargs
+                )
+            finally:
+                codeautolink_logger.removeHandler(warnings)
+            if not warnings.seen:  # a warning must come again in the next build
+                execution_cache.write_whole(
+                    path, json.dumps({"key": key, "html": linked})
+                )
+            return linked
+
+        cached_link_html.__wrapped__ = link_html  # type: ignore[attr-defined]
+        return cached_link_html
+
+
 def resolve_ahead(app: Sphinx) -> None:
     """While the build would only wait (its pages run elsewhere), do the slow part of
     resolving the names in code now, unless the answers are kept from an earlier build:
@@ -179,7 +265,8 @@ def resolve_ahead(app: Sphinx) -> None:
 def _cache_resolutions(app: Sphinx) -> None:
     resolve = getattr(codeautolink, "resolve_location", None)
     closest_module = getattr(codeautolink.resolve, "closest_module", None)
-    if resolve is None or closest_module is None:
+    link_html = getattr(codeautolink, "link_html", None)
+    if resolve is None or closest_module is None or link_html is None:
         # Renamed in a new release: fail rather than silently slow every build down.
         raise ExtensionError("code_links: sphinx_codeautolink's resolver has moved")
     folder = (
@@ -189,6 +276,8 @@ def _cache_resolutions(app: Sphinx) -> None:
     # Another build in this process wrapped it already: wrap codeautolink's own.
     codeautolink.resolve_location = cache.wrap(getattr(resolve, "__wrapped__", resolve))
     app.connect("env-updated", cache.save, priority=900)  # after codeautolink's pass
+    pages = LinkedPageCache(folder / "pages")
+    codeautolink.link_html = pages.wrap(getattr(link_html, "__wrapped__", link_html))
 
 
 def setup(app: Sphinx) -> dict[str, object]:
