@@ -5,23 +5,16 @@ It sits at the root so that pytest reaches it for ``docs/`` as well as ``tests/`
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-from sybil import Sybil
-from sybil.parsers.myst import PythonCodeBlockParser, SkipParser
+
+from site_build.config import devices, site_facts
+from site_build.extensions import execution_cache
+from site_build.page_cells import PAGE_CELLS
 
 ROOT = Path(__file__).resolve().parent
-sys.path.insert(0, str(ROOT / "conf" / "_ext"))
 
-import devices  # noqa: E402
-import execution_cache  # noqa: E402
-import site_facts  # noqa: E402
-
-#: Every ```python block and {code-cell} python cell of a MyST page, honouring skips;
-#: doctest-style blocks compare the shown output.
-PAGE_CELLS = Sybil(parsers=[PythonCodeBlockParser(), SkipParser()])
 DOCS = ROOT / "docs"
 
 

@@ -13,12 +13,11 @@ ROOT = Path(__file__).resolve().parent
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
 CONSTRAINTS = str(ROOT / "constraints.txt")
 BUILD = ROOT / "build"
-sys.path.insert(0, str(ROOT / "conf" / "_ext"))
+# nox's own interpreter cannot have the project installed: the one path edit. What it
+# imports from there, site_build.config, is standard library only (a test checks).
+sys.path.insert(0, str(ROOT))
 
-import build_command  # noqa: E402
-import devices  # noqa: E402
-import pip_settings  # noqa: E402
-import publishing  # noqa: E402
+from site_build.config import build_command, devices, pip_settings, site_url  # noqa: E402
 
 # nox.project.dependency_groups and session(default=...) need nox 2025.02.09.
 nox.needs_version = ">=2025.2.9"
@@ -36,7 +35,7 @@ def _device(session: nox.Session) -> str:
     would otherwise surface as Sphinx's many-line configuration-error report.
     """
     try:
-        publishing.base_url()
+        site_url.base_url()
         device = devices.requested()
         if device == "cuda" and not devices.driver_present():
             devices.check_available(device, cuda_available=False)
@@ -69,7 +68,9 @@ def _install(session: nox.Session, group: str) -> None:
         extra, env = pip_settings.uv_options(pip_settings.pip_config(), index)
     else:
         extra, env = (["--extra-index-url", index] if index else []), {}
-    session.install(*extra, "-c", CONSTRAINTS, *requirements, env=env)
+    # The project itself, editable: conf.py, the tests and the benchmark import its
+    # packages (site_build, semantics) from this checkout.
+    session.install(*extra, "-c", CONSTRAINTS, *requirements, "-e", str(ROOT), env=env)
 
 
 def _env(device: str) -> dict[str, str]:
@@ -126,7 +127,7 @@ def browser(session: nox.Session) -> None:
     # The docs session's own build: an unchanged tree executes and rewrites nothing.
     session.run("sphinx-build", *SPHINX_ARGS, env=_env(device))
     session.run(
-        "python", "conf/_ext/site_links.py", str(BUILD / "html"),
+        "python", "-m", "site_build.commands.site_links", str(BUILD / "html"),
         "--external", str(BUILD / "linkcheck" / "external.txt"),
     )  # fmt: skip
     session.run(
@@ -202,7 +203,7 @@ def pins(session: nox.Session) -> None:
 def inventories(session: nox.Session) -> None:
     """Regenerate the intersphinx inventories in conf/inventories from the installed packages."""
     _install(session, "inventories")
-    session.run("python", "conf/_ext/inventories.py")
+    session.run("python", "-m", "site_build.commands.inventories")
 
 
 @nox.session(venv_backend="none", default=False)

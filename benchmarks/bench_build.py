@@ -36,10 +36,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "conf" / "_ext"))
+from site_build.config import build_command
 
-import build_command  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 EXAMPLE_TO_CHANGE = "clone.py"
 PAGE_TO_CHANGE = "views.md"

@@ -25,8 +25,7 @@ def main() -> None:
     import matplotlib.pyplot as plt
     import torch  # noqa: F401
 
-    sys.path.insert(0, str(ROOT))
-    from conftest import PAGE_CELLS
+    from site_build.page_cells import PAGE_CELLS
 
     costs = {"import": time.perf_counter() - start}
     pages = sorted((ROOT / "docs").glob("*.md"))

@@ -1,21 +1,17 @@
 """Sphinx configuration of the PyTorch copy-semantics site.
 
-Declarative on purpose: logic lives in the helper modules of ``_ext/`` and is referred
-to by name. Build with ``nox -s docs`` (see README).
+Declarative on purpose: logic lives in the ``site_build`` package (installed with the
+project, as ``nox -s docs`` does) and is referred to by name. See README.
 """
 
-import sys
 from pathlib import Path
+
+from site_build import gallery
+from site_build.config import site_facts, site_url
+from site_build.extensions import execution_cache
 
 CONF_DIR = Path(__file__).resolve().parent
 ROOT = CONF_DIR.parent
-sys.path.insert(0, str(CONF_DIR / "_ext"))
-sys.path.insert(0, str(ROOT))  # the semantics package: catalogue and probe
-
-import execution_cache  # noqa: E402
-import gallery_hooks  # noqa: E402
-import publishing  # noqa: E402
-import site_facts  # noqa: E402
 
 # -- Project ---------------------------------------------------------------------------
 project = "PyTorch copy semantics"
@@ -27,20 +23,21 @@ release = str(verified["torch_version"])
 
 # -- Extensions ------------------------------------------------------------------------
 extensions = [
-    "notebook_prefetch",  # first: starts the preloaded kernel while the others load
+    # first: starts the preloaded kernel while the others load
+    "site_build.extensions.notebook_prefetch",
     "myst_nb",
     "sphinx_gallery.gen_gallery",
     "sphinx.ext.intersphinx",
     "sphinx_copybutton",
     "sphinx_design",
     "sphinx_codeautolink",
-    "code_links",
-    "execution_cache",
-    "hermetic",
+    "site_build.extensions.code_links",
+    "site_build.extensions.execution_cache",
+    "site_build.extensions.hermetic",
     "sphinxext.opengraph",
     "notfound.extension",
-    "publishing",
-    "semantics_site",
+    "site_build.extensions.publishing",
+    "site_build.extensions.semantics_pages",
 ]
 
 root_doc = "index"
@@ -91,16 +88,16 @@ sphinx_gallery_conf = {
     "gallery_dirs": ["gallery"],
     "filename_pattern": r".*\.py$",  # every script is executed, not only plot_*.py
     "ignore_pattern": r"__init__\.py",
-    "within_subsection_order": "gallery_hooks.ReadingOrder",
+    "within_subsection_order": "site_build.gallery.ReadingOrder",
     "download_all_examples": True,
     "abort_on_example_error": False,
     "only_warn_on_example_error": False,
     "remove_config_comments": True,
     "write_computation_times": False,  # its summary page loads DataTables from a CDN
-    "reset_modules": ("matplotlib", "gallery_hooks.reset_torch"),
+    "reset_modules": ("matplotlib", "site_build.gallery.reset_torch"),
     "reset_modules_order": "before",
     "min_reported_time": 0,
-    "show_memory": gallery_hooks.PeakMemory(),
+    "show_memory": gallery.PeakMemory(),
     "show_signature": False,
     "first_notebook_cell": None,
     "image_srcset": [],
@@ -134,12 +131,12 @@ html_sidebars = {"index": [], "reference": []}  # the matrix needs the width
 html_favicon = "_static/favicon.svg"  # else browsers ask the host for /favicon.ico
 
 # -- Publishing: base URL, page descriptions, sitemap, 404 page --------------------------
-html_baseurl = publishing.base_url()  # SITE_URL when publishing; see README
+html_baseurl = site_url.base_url()  # SITE_URL when publishing; see README
 ogp_site_url = html_baseurl
 ogp_social_cards = {"enable": False}  # no per-page PNG drawn with matplotlib
 ogp_description_length = 160
 ogp_enable_meta_description = True  # <meta name="description"> from each page's text
-notfound_urls_prefix = publishing.path_prefix(html_baseurl)
+notfound_urls_prefix = site_url.path_prefix(html_baseurl)
 notfound_context = {
     "title": "Page not found",
     "body": (

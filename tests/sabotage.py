@@ -63,14 +63,11 @@ NO_OP = Sabotage(
     "sabotaged = original",
 )
 
-# The MyST pages run as the root conftest.py runs them under Sybil: every ```python
-# block and {code-cell} python cell, in page order, in one namespace, honouring skips.
+# The MyST pages run as the test session runs them.
 RUN_PAGE = """
 from pathlib import Path
-from sybil import Sybil
-from sybil.parsers.myst import PythonCodeBlockParser, SkipParser
-sybil = Sybil(parsers=[PythonCodeBlockParser(), SkipParser()])
-for example in sybil.parse(Path({page!r})):
+from site_build.page_cells import PAGE_CELLS
+for example in PAGE_CELLS.parse(Path({page!r})):
     example.evaluate()
 """
 RUN_SCRIPT = """

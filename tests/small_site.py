@@ -15,16 +15,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-import build_command
-
 from semantics import catalogue
+from site_build.config import build_command
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def prepare(site: Path, pages: dict[str, str], examples: dict[str, str]) -> None:
     """Lay out a site: the real configuration, ``pages`` under docs/, scripts under examples/."""
-    for folder in ("conf", "semantics"):  # the configuration and what it imports
+    # The configuration, and a copy of the catalogue package that a test may edit (the
+    # build finds it first: see build()); the build code is the installed project's.
+    for folder in ("conf", "semantics"):
         shutil.copytree(
             ROOT / folder, site / folder, ignore=shutil.ignore_patterns("__pycache__")
         )
@@ -42,7 +43,7 @@ def build(site: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "sphinx", *build_command.sphinx_args(site)],
         cwd=site,
-        env={**os.environ, "MPLBACKEND": "Agg"},
+        env={**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(site)},
         capture_output=True,
         text=True,
         timeout=600,

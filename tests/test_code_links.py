@@ -7,10 +7,11 @@ import logging
 from pathlib import Path
 from types import SimpleNamespace
 
-import code_links
 import pytest
 from sphinx_codeautolink.extension import CouldNotResolve
 from sphinx_codeautolink.parse import Name
+
+from site_build.extensions import code_links
 
 INVENTORY = {"torch.Tensor.clone": "torch.Tensor.clone.html"}
 

@@ -7,8 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import devices
 import pytest
+
+from site_build.config import devices
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,7 +86,7 @@ def test_pytest_refuses_cuda_on_a_machine_without_it(torch_device: str) -> None:
 
 
 def test_a_cuda_test_run_caps_its_workers() -> None:
-    import build_command
+    from site_build.config import build_command
 
     assert build_command.pytest_args("cpu")[:2] == ["-n", "auto"]
     workers = int(build_command.pytest_args("cuda")[1])

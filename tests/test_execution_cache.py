@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import execution_cache
 import small_site
+
+from site_build.extensions import execution_cache
 
 
 def test_outputs_from_the_same_setup_are_kept(tmp_path: Path) -> None:

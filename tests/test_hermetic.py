@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import hermetic
 import pytest
+
+from site_build.extensions import hermetic
 
 
 def test_remote_script_stylesheet_and_image_are_found() -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 
-import pip_settings
 import pytest
+
+from site_build.config import pip_settings
 
 
 def test_pip_settings_become_uv_options_with_pips_precedence() -> None:

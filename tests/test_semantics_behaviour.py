@@ -7,10 +7,10 @@ fact that changed, on each device.
 
 from __future__ import annotations
 
-import devices
 import pytest
 
 from semantics import catalogue, check, probe
+from site_build.config import devices
 
 
 def _param(op: catalogue.Operation) -> object:

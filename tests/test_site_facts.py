@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-import site_facts
 import torch
+
+from site_build.config import site_facts
 
 
 def test_footer_names_the_installed_torch_and_the_device(torch_device: str) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import site_links
+
+from site_build.commands import site_links
 
 BASE = "https://owner.github.io/repo/"
 

@@ -11,11 +11,11 @@ import json
 import re
 from pathlib import Path
 
-import devices
 import pytest
 import small_site
 
 from semantics import catalogue, probe
+from site_build.config import devices
 
 
 def _executed(output: str) -> tuple[int, int]:

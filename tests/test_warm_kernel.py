@@ -9,14 +9,14 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from site_build.extensions import warm_kernel
 
 # Runs in a process of its own: start() changes its environment and owns the zygote.
 PROGRAM = """
-import json, sys
-sys.path.insert(0, {ext!r})
-import nbformat, warm_kernel
+import json
+import nbformat
 from nbclient import NotebookClient
+from site_build.extensions import warm_kernel
 
 name = warm_kernel.start()
 cells = [
@@ -27,7 +27,10 @@ facts = {{
     "process_name": mp.current_process().name,
     "main_file": getattr(sys.modules["__main__"], "__file__", None),
     "cwd": os.getcwd(),
-    "helpers_importable": any(p.endswith("_ext") for p in sys.path),
+    # Run as a script, the launcher's folder would head sys.path.
+    "launcher_folder_on_path": any(
+        os.path.realpath(p) == {launcher_folder!r} for p in sys.path
+    ),
     "marker": os.environ.get("WARM_KERNEL_TEST"),
 }}
 print(json.dumps(facts))''',
@@ -70,7 +73,8 @@ def _state(pid: int) -> str:
 
 
 def test_a_preloaded_kernel_is_a_main_process_of_its_own(tmp_path: Path) -> None:
-    program = PROGRAM.format(ext=str(ROOT / "conf" / "_ext"), cwd=str(tmp_path))
+    launcher_folder = str(Path(warm_kernel.__file__).resolve().parent)
+    program = PROGRAM.format(launcher_folder=launcher_folder, cwd=str(tmp_path))
     result = subprocess.run(
         [sys.executable, "-c", program],
         env={**os.environ, "WARM_KERNEL_TEST": "passed on"},
@@ -87,7 +91,7 @@ def test_a_preloaded_kernel_is_a_main_process_of_its_own(tmp_path: Path) -> None
     # `python -m ipykernel_launcher` reports.
     assert preloaded == fresh, (preloaded, fresh)
     assert Path(fresh["cwd"]) == tmp_path, fresh
-    assert fresh["helpers_importable"] is False, fresh
+    assert fresh["launcher_folder_on_path"] is False, fresh
     assert fresh["marker"] == "passed on", "the kernel has Jupyter's environment"
     # The zygote does not outlive the process that started it.
     deadline = time.monotonic() + 10

@@ -33,12 +33,13 @@ import sysconfig
 from collections.abc import Callable
 from pathlib import Path
 
-import execution_cache
 import sphinx_codeautolink
 import sphinx_codeautolink.extension as codeautolink
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
+
+from site_build.extensions import execution_cache
 
 SKIP_FILE = ".. autolink-skip:: file\n\n"
 

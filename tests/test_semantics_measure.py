@@ -5,17 +5,16 @@ Builds of small sites that publish the measurements are in test_small_sites.py.
 
 from __future__ import annotations
 
-import semantics_site
-
 from semantics import probe
+from site_build.extensions import semantics_measure
 
 
 def test_mismatch_messages_name_operation_field_device_and_both_values() -> None:
     document = probe.report(["cpu"])
-    assert semantics_site.mismatch_messages(document) == []
+    assert semantics_measure.mismatch_messages(document) == []
     entry = next(e for e in document["entries"] if e["op"] == "detach")
     entry["shares_version_counter"] = False
-    (message,) = semantics_site.mismatch_messages(document)
+    (message,) = semantics_measure.mismatch_messages(document)
     assert message.startswith(
         "semantics: detach (x.detach()) on cpu: shares_version_counter is no, "
         "but the site states yes."

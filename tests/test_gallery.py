@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import gallery_hooks
 import torch
+
+from site_build import gallery
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def test_reading_order_puts_listed_scripts_first_then_the_rest_by_name() -> None:
-    key = gallery_hooks.ReadingOrder(str(EXAMPLES))
+    key = gallery.ReadingOrder(str(EXAMPLES))
     names = ["zeta.py", "view.py", "alpha.py", "clone.py", "detach.py"]
     assert sorted(names, key=key) == [
         "clone.py",
@@ -24,16 +25,14 @@ def test_reading_order_puts_listed_scripts_first_then_the_rest_by_name() -> None
 
 def test_reading_order_names_only_scripts_that_exist() -> None:
     missing = [
-        name
-        for name in gallery_hooks.ReadingOrder.ORDER
-        if not (EXAMPLES / name).is_file()
+        name for name in gallery.ReadingOrder.ORDER if not (EXAMPLES / name).is_file()
     ]
     assert not missing, f"ReadingOrder lists scripts that are gone: {missing}"
 
 
 def test_peak_memory_hooks_compare_equal_so_the_configuration_stays_cached() -> None:
-    assert gallery_hooks.PeakMemory() == gallery_hooks.PeakMemory()
-    assert hash(gallery_hooks.PeakMemory()) == hash(gallery_hooks.PeakMemory())
+    assert gallery.PeakMemory() == gallery.PeakMemory()
+    assert hash(gallery.PeakMemory()) == hash(gallery.PeakMemory())
 
 
 def test_peak_memory_sees_an_allocation_and_returns_the_result() -> None:
@@ -41,17 +40,17 @@ def test_peak_memory_sees_an_allocation_and_returns_the_result() -> None:
         block = torch.ones(64, 2**20, dtype=torch.uint8)  # 64 MiB, touched
         return int(block[-1, -1])
 
-    memory, result = gallery_hooks.PeakMemory()(allocate)
+    memory, result = gallery.PeakMemory()(allocate)
     assert result == 1
     # Host memory is measured on Linux, when no CUDA context makes it count device memory.
-    if gallery_hooks._reset_peak_rss() and not torch.cuda.is_initialized():
+    if gallery._reset_peak_rss() and not torch.cuda.is_initialized():
         assert memory >= 32, (
             f"a 64 MiB allocation raised the peak by only {memory:.1f} MiB"
         )
 
 
 def test_reset_torch_gives_each_example_the_same_random_numbers() -> None:
-    gallery_hooks.reset_torch({}, "a.py")
+    gallery.reset_torch({}, "a.py")
     first = torch.rand(3)
-    gallery_hooks.reset_torch({}, "b.py")
+    gallery.reset_torch({}, "b.py")
     assert torch.equal(torch.rand(3), first)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import html_urls
 from sphinx.application import Sphinx
 from sphinx.util import logging
+
+from site_build import html_urls
 
 logger = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-HERE = Path(__file__).resolve().parent
-INVENTORY_DIR = HERE.parent / "inventories"
+ROOT = Path(__file__).resolve().parents[2]
+INVENTORY_DIR = ROOT / "conf" / "inventories"
 
 
 class Entry(NamedTuple):

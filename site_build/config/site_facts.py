@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from importlib import metadata
 
-import devices
+from site_build.config import devices
 
 
 def verified_with() -> dict[str, object]:

@@ -1,7 +1,6 @@
-"""Sphinx extension: where the site is published, the sitemap, and no stale pages.
+"""Sphinx extension: the sitemap, and no stale pages.
 
-The base URL comes from ``SITE_URL`` (the publishing workflow sets it to the GitHub
-Pages address); without it the site describes itself as served locally. The sitemap is
+The pages are listed under the base URL (``site_build.config.site_url``). The sitemap is
 written from the whole environment after every build, so an incremental rebuild that
 rewrites no page still leaves a complete sitemap (sphinx-sitemap lists only the pages
 written by the last run: jdillard/sphinx-sitemap#13). A page whose source was removed
@@ -11,41 +10,14 @@ every HTML file that no current source or generated page accounts for is deleted
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 from xml.etree import ElementTree
 
-if TYPE_CHECKING:  # nox imports this module to check SITE_URL, without Sphinx
-    from sphinx.application import Sphinx
+from sphinx.application import Sphinx
 
-ENV_VAR = "SITE_URL"
-LOCAL_URL = "http://127.0.0.1:8000/"  # where `nox -s docs -- --serve` serves it
 SITEMAP = "sitemap.xml"
 _NAMESPACE = "http://www.sitemaps.org/schemas/sitemap/0.9"
-
-
-def base_url(environ: Mapping[str, str] | None = None) -> str:
-    """Return the absolute http(s) URL the site is published at, ending with ``/``."""
-    value = (os.environ if environ is None else environ).get(ENV_VAR, "").strip()
-    url = value or LOCAL_URL
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(
-            f"{ENV_VAR}={value!r} is not an absolute http(s) URL, "
-            "e.g. https://owner.github.io/repo/"
-        )
-    if parts.query or parts.fragment:
-        raise ValueError(f"{ENV_VAR}={value!r} must not have a query or a fragment")
-    return url if url.endswith("/") else url + "/"
-
-
-def path_prefix(url: str) -> str:
-    """Return the path a site at ``url`` is served under, e.g. ``/repo/`` (``/`` at a root)."""
-    path = urlsplit(url).path or "/"
-    return path if path.endswith("/") else path + "/"
 
 
 def sitemap_xml(site_url: str, page_uris: Iterable[str]) -> bytes:

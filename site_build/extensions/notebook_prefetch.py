@@ -23,11 +23,11 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import build_command
-import devices
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
+
+from site_build.config import build_command, devices
 
 logger = logging.getLogger(__name__)
 
@@ -133,7 +133,7 @@ def _start_kernel_early(app: Sphinx) -> None:
     by the time the pages are known. Without a previous build, whether anything runs
     depends on the execution cache, so the process starts later, if needed.
     """
-    import warm_kernel
+    from site_build.extensions import warm_kernel
 
     environment = Path(app.doctreedir) / "environment.pickle"
     if not environment.exists():
@@ -151,7 +151,7 @@ def _start_kernel_early(app: Sphinx) -> None:
 
 
 def _start(app: Sphinx) -> None:
-    import warm_kernel
+    from site_build.extensions import warm_kernel
 
     prefetch = Prefetch()
     app.notebook_prefetch = prefetch  # type: ignore[attr-defined]
@@ -189,7 +189,7 @@ def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     prefetch: Prefetch | None = getattr(app, "notebook_prefetch", None)
     if prefetch is None or prefetch.process is None:
         return
-    import code_links
+    from site_build.extensions import code_links
 
     code_links.resolve_ahead(app)  # while the pages run, the build would only wait
 
@@ -219,7 +219,7 @@ def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     # No helper or zygote is left when Sphinx forks its reading processes.
     prefetch.process.join()
     prefetch.process = None
-    import warm_kernel
+    from site_build.extensions import warm_kernel
 
     warm_kernel.stop()
 

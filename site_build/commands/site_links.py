@@ -1,6 +1,6 @@
 """Check every internal link and anchor of a built site; list external links, unfetched.
 
-Run on a build: ``python conf/_ext/site_links.py build/html [--external FILE]``. An
+Run on a build: ``python -m site_build.commands.site_links build/html [--external FILE]``. An
 internal link is one to a file of the site: relative, absolute under the path the site
 is published at, or a full URL under its base URL (found in the home page's canonical
 link). It must name a file that exists and, for a page, an anchor that page defines.
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
-import html_urls
+from site_build import html_urls
 
 _IGNORED_SCHEMES = {"javascript", "data", "blob", "about"}
 _EXTERNAL_SCHEMES = {"http", "https", "mailto", "ftp", "tel"}

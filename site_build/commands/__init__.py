@@ -1,0 +1,1 @@
+"""Command-line programs, run with ``python -m site_build.commands.<name>``."""

@@ -1,0 +1,1 @@
+"""Sphinx extensions of the site, each named in ``conf/conf.py``."""
