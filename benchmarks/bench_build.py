@@ -8,9 +8,12 @@ tracks or would track) it times, in one run:
 - **floor**: one process that imports torch once and runs every page's and example's
   code in turn (``benchmarks/floor.py``), the least execution can cost;
 - **cold build**: the site built with no output and no caches;
-- **cached rebuild**: the site built again with every execution cached (HTML and doctrees
-  removed), which is Sphinx's own time; per page, and the cold build's **execution
-  overhead** (cold minus cached) against the floor;
+- **full rebuilds** with the HTML and doctrees removed: one keeping only the execution
+  caches (notebook runs, example outputs, measurements), which is Sphinx's own work on
+  a cold build, so that the cold build's **execution overhead** (cold minus it) can be
+  compared with the floor; and one keeping every cache (also codeautolink's kept
+  name resolutions and linked pages), which is Sphinx's own time when nothing has to
+  be executed or worked out again, per page;
 - rebuilds with **nothing changed**, with **one example changed**, with **one page's
   code changed** and with **one page's prose changed**, each with what it executed;
 - the **test session**, and the in-place ReLU example's peak memory.
@@ -109,14 +112,18 @@ def executed(output: str) -> tuple[int, int]:
     return (int(match.group(1)) if match else 0), len(NOTEBOOK_RUN.findall(output))
 
 
-def clean(site: Path, *, keep_caches: bool) -> None:
-    """Remove the build output; with ``keep_caches``, keep every execution cache."""
-    if keep_caches:
-        for folder in ("html", "doctrees"):
-            shutil.rmtree(site / "build" / folder, ignore_errors=True)
-    else:
-        shutil.rmtree(site / "build", ignore_errors=True)
-        shutil.rmtree(site / "docs" / "gallery", ignore_errors=True)
+#: What a full rebuild removes, by what it keeps: nothing, the execution caches, all.
+REMOVED = {
+    "nothing": ("build", "docs/gallery"),
+    "executions": ("build/html", "build/doctrees", "build/code-links"),
+    "all": ("build/html", "build/doctrees"),
+}
+
+
+def clean(site: Path, *, keep: str) -> None:
+    """Remove the build output and the caches that ``keep`` does not name."""
+    for folder in REMOVED[keep]:
+        shutil.rmtree(site / folder, ignore_errors=True)
 
 
 def edit_example(site: Path, i: int) -> None:
@@ -183,13 +190,16 @@ def measure(site: Path, repeats: int) -> dict[str, object]:
         timed([sys.executable, str(script), str(floor_json)], site)
         floors.append(json.loads(floor_json.read_text(encoding="utf-8")))
     floor = min(floors, key=lambda parts: parts["total"])
-    clean(site, keep_caches=False)
+    clean(site, keep="nothing")
     cold = build(site)
     examples = example_costs(site)
     pages = {f"{n}.md": float(s) for n, s in NOTEBOOK_TIME.findall(cold.output)}
-    cached = []
+    sphinx_cold, cached = [], []
     for _ in range(repeats):
-        clean(site, keep_caches=True)
+        clean(site, keep="executions")
+        sphinx_cold.append(build(site))
+    for _ in range(repeats):
+        clean(site, keep="all")
         cached.append(build(site))
     documents = len(list((site / "build" / "doctrees").rglob("*.doctree")))
     unchanged = repeated(site, repeats, None)
@@ -210,6 +220,7 @@ def measure(site: Path, repeats: int) -> dict[str, object]:
             "examples_executed": cold_examples,
             "notebooks_executed": cold_pages,
         },
+        "executions_cached_rebuild": summary(sphinx_cold),
         "cached_rebuild": {**summary(cached), "pages": documents},
         "unchanged_rebuild": summary(unchanged),
         "one_example_changed": summary(one_example),
@@ -225,7 +236,8 @@ def verdicts(r: dict) -> list[tuple[str, float, str, bool]]:
     """Compare each figure with its target: (name, value, target, met)."""
     cold = r["cold_build"]["seconds"]
     cached = r["cached_rebuild"]
-    overhead = cold - cached["seconds"]
+    sphinx_cold = r["executions_cached_rebuild"]["seconds"]
+    overhead = cold - sphinx_cold
     floor = r["floor"]["seconds"]
     per_page = cached["seconds"] / cached["pages"]
     relu = r["examples"].get(MEMORY_EXAMPLE, {}).get("peak_memory_mib", float("inf"))
@@ -244,11 +256,14 @@ def verdicts(r: dict) -> list[tuple[str, float, str, bool]]:
          cold <= 40 and r["cold_build"]["notebooks_executed"] >= MIN_PAGES
          and r["cold_build"]["examples_executed"] >= MIN_EXAMPLES),
         ("floor: all code in one process (s)", floor, "reference", True),
-        ("cached full rebuild (s)", cached["seconds"], "reference", True),
-        ("execution overhead = cold - cached (s)", overhead,
+        ("full rebuild, execution caches kept (s)", sphinx_cold, "reference", True),
+        ("execution overhead = cold - that rebuild (s)", overhead,
          f"<= 1.5 x floor = {1.5 * floor:.1f} s", overhead <= 1.5 * floor),
-        ("Sphinx time per page (s)", per_page,
+        ("full rebuild, every cache kept (s)", cached["seconds"], "reference", True),
+        ("Sphinx time per page, every cache kept (s)", per_page,
          f"<= 0.6 s ({cached['pages']} pages)", per_page <= 0.6),
+        ("Sphinx time per page, execution caches kept (s)",
+         sphinx_cold / cached["pages"], "reference", True),
         ("rebuild, nothing changed (s)", r["unchanged_rebuild"]["seconds"],
          "<= 3 s, executes nothing",
          r["unchanged_rebuild"]["seconds"] <= 3 and only(r["unchanged_rebuild"], 0, 0)),
