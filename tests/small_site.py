@@ -1,10 +1,11 @@
 """Small sites built with the project's real configuration, for tests of the build itself.
 
-Each Sphinx build costs seconds, so the tests build few sites (test_small_sites.py):
-a healthy one, with the three semantics directives, a page that runs and a stand-in
-script for every gallery page the catalogue links; and a broken one, whose catalogue
-states a fact PyTorch contradicts, with a page that would load a script from another
-host and a script that raises. Each fault is named in the broken build's output.
+Each Sphinx build costs seconds, so the tests build few sites (test_small_sites.py),
+each laid out healthy: the three semantics directives, a page that runs and a stand-in
+script for every gallery page the catalogue links. One is rebuilt after edits, and
+at last under another execution key with a page that raises; the other is broken
+every other way: its catalogue states a fact PyTorch contradicts, a page would load a
+script from another host, a script raises. Each fault is named in the build's output.
 """
 
 from __future__ import annotations
@@ -96,6 +97,18 @@ REMOTE = (
     "---\norphan: true\n---\n# Remote\n\n"
     '```{raw} html\n<script src="https://cdn.example.org/table.js"></script>\n```\n'
 )
+#: Found by Python at start-up in the site's folder (on PYTHONPATH): the build's
+#: execution key becomes another one, as when PyTorch's version or the device changes.
+SWITCH_KEY = """
+from site_build.config import site_facts
+
+_key = site_facts.execution_key
+site_facts.execution_key = lambda: _key() + "-switched"
+"""
+#: A page that raises, outside the table of contents.
+BROKEN_PAGE = myst_nb_page(
+    "A broken page", "raise RuntimeError('deliberately broken')"
+).replace("---\n", "---\norphan: true\n", 1)
 #: A script that raises where it would assert a claim.
 BROKEN_SCRIPT = '"""\nBroken\n======\n\nIt raises.\n"""\n\nraise RuntimeError("deliberately broken")\n'
 BROKEN_SCRIPT_NAME = "broken_on_purpose.py"
@@ -104,7 +117,8 @@ STUB_TO_EDIT = "clone.py"
 
 
 def semantics_site(site: Path, *, broken: bool) -> subprocess.CompletedProcess[str]:
-    """Lay out and build the healthy or the broken shared site at ``site``."""
+    """Lay out and build the healthy site at ``site``, or with ``broken`` the site
+    broken every way but a broken page."""
     pages = {
         "index.md": INDEX,
         "matrix.md": MATRIX,
@@ -118,11 +132,16 @@ def semantics_site(site: Path, *, broken: bool) -> subprocess.CompletedProcess[s
             op.gallery.split("/")[-1] for op in catalogue.CATALOGUE if op.gallery
         }
     }
-    if broken:
-        pages["remote.md"] = REMOTE
-        scripts[BROKEN_SCRIPT_NAME] = BROKEN_SCRIPT
     prepare(site, pages, scripts)
     if broken:
-        with (site / "semantics" / "catalogue.py").open("a", encoding="utf-8") as f:
-            f.write(WRONG_CLAIM)
+        add_faults(site)
     return build(site)
+
+
+def add_faults(site: Path) -> None:
+    """Break the site at ``site`` every way but a broken page: a fact PyTorch
+    contradicts, a page that loads from another host, a script that raises."""
+    (site / "docs" / "remote.md").write_text(REMOTE, encoding="utf-8")
+    (site / "examples" / BROKEN_SCRIPT_NAME).write_text(BROKEN_SCRIPT, encoding="utf-8")
+    with (site / "semantics" / "catalogue.py").open("a", encoding="utf-8") as f:
+        f.write(WRONG_CLAIM)

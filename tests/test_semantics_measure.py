@@ -19,3 +19,10 @@ def test_mismatch_messages_name_operation_field_device_and_both_values() -> None
         "semantics: detach (x.detach()) on cpu: shares_version_counter is no, "
         "but the site states yes."
     )
+
+
+def test_measurements_are_kept_per_execution_key() -> None:
+    cpu = semantics_measure.measurement_key("torch-2.13.0-cpu")
+    assert cpu == semantics_measure.measurement_key("torch-2.13.0-cpu")
+    assert cpu != semantics_measure.measurement_key("torch-2.13.0-cpu-cuda")
+    assert cpu != semantics_measure.measurement_key("torch-2.14.0-cpu")

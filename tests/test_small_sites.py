@@ -16,6 +16,7 @@ import small_site
 
 from semantics import catalogue, probe
 from site_build.config import devices
+from site_build.extensions import execution_cache
 
 
 def _executed(output: str) -> tuple[int, int]:
@@ -66,7 +67,7 @@ def _check_tables_and_lists_link_to_rows(site: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_healthy_site_publishes_the_measurements_and_rebuilds_only_what_changed(
+def test_a_site_publishes_its_measurements_reruns_only_what_changed_names_a_broken_page(
     tmp_path: Path, torch_device: str
 ) -> None:
     result = small_site.semantics_site(tmp_path, broken=False)
@@ -95,6 +96,24 @@ def test_a_healthy_site_publishes_the_measurements_and_rebuilds_only_what_change
     assert _executed(edited.stdout + edited.stderr) == (1, 0), (
         "after one example changed, the rebuild ran more than that example"
     )
+
+    # Under another PyTorch or device (another execution key), nothing recorded under
+    # the old one is shown: the gallery's outputs are thrown away, and every example
+    # and the unchanged page run again. And a page that raises fails the build, named.
+    (tmp_path / "sitecustomize.py").write_text(small_site.SWITCH_KEY)
+    gallery = tmp_path / "docs" / "gallery"
+    (gallery / "left-by-the-old-key").touch()
+    (tmp_path / "docs" / "broken-page.md").write_text(small_site.BROKEN_PAGE)
+    failed = small_site.build(tmp_path)
+    output = failed.stdout + failed.stderr
+    assert not (gallery / "left-by-the-old-key").exists(), "outputs were kept"
+    assert (gallery / execution_cache.STAMP).read_text().endswith("-switched")
+    for script in (tmp_path / "examples").glob("*.py"):  # its printout, written anew
+        assert "\n    ran\n" in (gallery / f"{script.stem}.rst").read_text(), script
+    assert "runs.md: Executing notebook early" in output, output[-3000:]
+    assert failed.returncode != 0, f"the build passed:\n{output[-3000:]}"
+    assert "broken-page" in output, output[-3000:]
+    assert "deliberately broken" in output, output[-3000:]
 
 
 @pytest.mark.slow
