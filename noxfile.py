@@ -29,13 +29,15 @@ SPHINX_ARGS = build_command.sphinx_args(ROOT)
 
 
 def _device(session: nox.Session) -> str:
-    """Validate TORCH_DEVICE and SITE_URL before installing anything: one line each.
+    """Validate TORCH_DEVICE, SITE_URL and SOURCE_URL before installing anything: one
+    line each.
 
     CUDA asked for on a host without a GPU driver fails here at once; a bad SITE_URL
     would otherwise surface as Sphinx's many-line configuration-error report.
     """
     try:
         site_url.base_url()
+        site_url.source_url()
         device = devices.requested()
         if device == "cuda" and not devices.driver_present():
             devices.check_available(device, cuda_available=False)

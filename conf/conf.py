@@ -70,8 +70,13 @@ intersphinx_timeout = 5
 # -- MyST and MyST-NB --------------------------------------------------------------------
 myst_enable_extensions = ["colon_fence", "deflist", "attrs_inline", "substitution"]
 myst_heading_anchors = 3
+SOURCE_URL = site_url.source_url()  # SOURCE_URL when publishing; see README
 myst_substitutions = {
     "torch_version": release,
+    # Linked where the repository is known.
+    "source_repository": f"[source repository]({SOURCE_URL})"
+    if SOURCE_URL
+    else "source repository",
     "page_device": verified["page_device"],
     "verified_devices": verified["devices_in_words"],
 }
@@ -126,8 +131,19 @@ html_theme_options = {
     "footer_end": ["sphinx-version", "theme-version"],
     "secondary_sidebar_items": ["page-toc", "sg_download_links", "sg_launcher_links"],
     "navigation_with_keys": False,
+    # The search box as an icon (Ctrl+K still opens it): the header stays one row.
+    "navbar_persistent": ["search-button"],
+    "icon_links": [{"name": "Source", "url": SOURCE_URL, "icon": "fa-brands fa-github"}]
+    if SOURCE_URL
+    else [],
 }
-html_sidebars = {"index": [], "reference": []}  # the matrix needs the width
+# Pages with no neighbours to list get the width (the matrix needs it); the
+# explanation pages list each other.
+html_sidebars = {
+    page: []
+    for page in ("index", "reference", "decision-guide", "errors", "explanations")
+}
+html_css_files = ["site.css"]
 html_favicon = "_static/favicon.svg"  # else browsers ask the host for /favicon.ico
 
 # -- Publishing: base URL, page descriptions, sitemap, 404 page --------------------------

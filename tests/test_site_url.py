@@ -27,6 +27,14 @@ def test_a_site_url_that_is_not_an_absolute_web_address_is_refused(value: str) -
         site_url.base_url({"SITE_URL": value})
 
 
+def test_source_url_is_optional_and_checked() -> None:
+    assert site_url.source_url({}) is None
+    url = "https://github.com/owner/repo"
+    assert site_url.source_url({"SOURCE_URL": url}) == url
+    with pytest.raises(ValueError, match=r"SOURCE_URL='github\.com/owner/repo'"):
+        site_url.source_url({"SOURCE_URL": "github.com/owner/repo"})
+
+
 def test_nox_can_check_site_url_without_sphinx() -> None:
     # nox's own interpreter has only the standard library: it refuses a bad SITE_URL
     # in one line, before Sphinx's long configuration-error report.
