@@ -105,7 +105,8 @@ s = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
 weights = torch.tensor([1.0, 10.0, 100.0], device=device)
 plain = torch.zeros(3, device=device).copy_(s)
 ((old * 2).copy_(s) * weights).sum().backward()
-print(f"plain.grad_fn={plain.grad_fn}\ns.grad={s.grad}, old.grad={old.grad}")
+print(f"plain.grad_fn is a {type(plain.grad_fn).__name__}")
+print(f"s.grad={s.grad}, old.grad={old.grad}")
 assert plain.requires_grad and type(plain.grad_fn).__name__ == "CopyBackwards"
 assert torch.equal(s.grad, weights) and torch.equal(old.grad, 0 * weights)
 with torch.no_grad():

@@ -155,3 +155,10 @@ def test_a_page_that_warned_is_linked_again_and_warns_again(tmp_path: Path) -> N
     link(tmp_path, linker)
     link(tmp_path, linker)
     assert linker.calls == 2, "a kept page would hide the warning from the next build"
+
+
+def test_a_gallery_page_keeps_its_metadata_first() -> None:
+    # Sphinx reads :orphan: only at the very top; below anything it is shown as text.
+    marked = code_links.marked_for_skipping(":orphan:\n\n.. _gallery:\n\nTitle\n")
+    assert marked.startswith(":orphan:\n\n" + code_links.SKIP_FILE)
+    assert code_links.marked_for_skipping("Title\n") == code_links.SKIP_FILE + "Title\n"

@@ -28,6 +28,7 @@ import importlib.metadata
 import importlib.util
 import json
 import logging
+import re
 import sys
 import sysconfig
 from collections.abc import Callable
@@ -51,9 +52,19 @@ def is_gallery_page(docname: str, gallery_dirs: list[str]) -> bool:
     )
 
 
+#: File-wide metadata (``:orphan:``) at the top of a page: it must stay first.
+_METADATA = re.compile(r"(?:[ \t]*:[\w-]+:.*\n)*")
+
+
+def marked_for_skipping(text: str) -> str:
+    """The page's source with codeautolink's skip directive after its metadata."""
+    metadata = _METADATA.match(text).group(0)  # type: ignore[union-attr]
+    return metadata + ("\n" if metadata else "") + SKIP_FILE + text[len(metadata) :]
+
+
 def _mark_gallery_pages(app: Sphinx, docname: str, source: list[str]) -> None:
     if is_gallery_page(docname, app.config.sphinx_gallery_conf["gallery_dirs"]):
-        source[0] = SKIP_FILE + source[0]
+        source[0] = marked_for_skipping(source[0])
 
 
 #: The handler of sphinx-codeautolink that writes the links into each page's HTML.
