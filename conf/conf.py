@@ -137,12 +137,9 @@ html_theme_options = {
     if SOURCE_URL
     else [],
 }
-# Pages with no neighbours to list get the width (the matrix needs it); the
-# explanation pages list each other.
-html_sidebars = {
-    page: []
-    for page in ("index", "reference", "decision-guide", "errors", "explanations")
-}
+# The code, its output and the matrix need the width: no left sidebar. A page's
+# neighbours are in the header, the breadcrumbs and the previous/next links.
+html_sidebars = {"**": []}
 html_css_files = ["site.css"]
 html_favicon = "_static/favicon.svg"  # else browsers ask the host for /favicon.ico
 

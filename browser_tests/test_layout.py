@@ -1,0 +1,36 @@
+"""Code and output fit the column on a laptop, and no page scrolls sideways on a phone."""
+
+from __future__ import annotations
+
+import built_site
+import pytest
+from playwright.sync_api import Page
+
+# The first line of each visible code or output block that scrolls sideways.
+_SCROLLING_BLOCKS = """() => [...document.querySelectorAll('main pre')]
+    .filter(pre => pre.checkVisibility() && pre.scrollWidth > pre.clientWidth + 1)
+    .map(pre => pre.innerText.split('\\n').reduce(
+        (a, line) => line.length > a.length ? line : a, '').slice(0, 90))"""
+
+# How far the page itself reaches past the right edge of the window.
+_PAGE_OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+@pytest.mark.parametrize("name", built_site.pages())
+def test_code_and_output_fit_the_column_at_1400_px(
+    page: Page, open_page, name: str
+) -> None:
+    page.set_viewport_size({"width": 1400, "height": 900})
+    open_page(name)
+    scrolling = page.evaluate(_SCROLLING_BLOCKS)
+    assert not scrolling, (
+        f"{name}: blocks wider than the column, longest lines: {scrolling}"
+    )
+
+
+@pytest.mark.parametrize("name", built_site.pages())
+def test_no_page_scrolls_sideways_on_a_phone(page: Page, open_page, name: str) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page(name)
+    overflow = page.evaluate(_PAGE_OVERFLOW)
+    assert overflow <= 0, f"{name} reaches {overflow} px past a 390 px screen"
