@@ -39,3 +39,24 @@ def test_matrix_page_shows_a_row_for_every_operation(
     assert caption in page.locator("main").inner_text(), (
         f"the page does not say: {caption}"
     )
+
+
+def test_the_page_menu_lists_every_group_table(page: Page, open_page) -> None:
+    open_page(built_site.MATRIX_PAGE)
+    groups = page.evaluate(
+        "() => [...document.querySelectorAll('main section[id^=\"semantics-group-\"]')]"
+        ".map(s => s.id)"
+    )
+    assert groups, "the matrix has no group tables"
+    menu = page.locator(".bd-sidebar-secondary")
+    for group in groups:
+        assert menu.locator(f'a[href="#{group}"]').first.is_visible(), (
+            f"the page menu does not list #{group}"
+        )
+
+
+def test_badges_do_not_judge(page: Page, open_page) -> None:
+    # Green yes and red no read as good and bad; either can be the answer one wants.
+    open_page(built_site.MATRIX_PAGE)
+    judging = page.locator("main .sd-badge.sd-bg-success, main .sd-badge.sd-bg-danger")
+    assert judging.count() == 0, f"{judging.count()} green or red badges"

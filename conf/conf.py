@@ -133,6 +133,8 @@ html_theme_options = {
     "navigation_with_keys": False,
     # The search box as an icon (Ctrl+K still opens it): the header stays one row.
     "navbar_persistent": ["search-button"],
+    # Second-level headings in the page menu too: the matrix's group tables.
+    "show_toc_level": 2,
     "icon_links": [{"name": "Source", "url": SOURCE_URL, "icon": "fa-brands fa-github"}]
     if SOURCE_URL
     else [],

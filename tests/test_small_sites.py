@@ -48,7 +48,7 @@ def _check_matrix_rows(site: Path, torch_device: str) -> None:
     assert 'href="semantics.json"' in html
     assert "torch.Tensor.clone.html#torch.Tensor.clone" in html  # intersphinx
     assert 'href="gallery/clone.html"' in html
-    assert 'class="sd-sphinx-override sd-badge sd-bg-success' in html
+    assert 'class="sd-sphinx-override sd-badge sd-bg-primary' in html
     assert 'title="Shares memory: no on ' in html
     for group in catalogue.GROUPS:
         assert f'<section id="semantics-group-{group.id}">' in html

@@ -15,6 +15,7 @@ catalogue re-renders them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import ClassVar
 
 from docutils import nodes
@@ -37,6 +38,8 @@ from site_build.extensions.semantics_measure import (
 )
 
 logger = logging.getLogger(__name__)
+#: This module: a page that uses its directives is rendered again when it changes.
+RENDERING = Path(__file__).resolve()
 
 #: Column headings on the site.
 LABELS = {
@@ -48,10 +51,11 @@ LABELS = {
     "grad_flows_to_source": "Grad reaches source",
     "shares_version_counter": "Shared version counter",
 }
-#: Badge colour (sphinx-design semantic colour, outlined or not) per shown value.
+#: Badge colour (sphinx-design semantic colour, outlined or not) per shown value: no
+#: green and red, since "no" is as often the answer a reader wants as "yes".
 BADGE_STYLE = {
-    "yes": ("success", False),
-    "no": ("danger", False),
+    "yes": ("primary", False),
+    "no": ("secondary", False),
     "n/a": ("secondary", True),
     "raises": ("warning", False),
     "not measured": ("secondary", True),
@@ -210,8 +214,8 @@ class _SemanticsDirective(SphinxDirective):
     """Shared parts: dependencies on the package and table building."""
 
     def depend_on_package(self) -> None:
-        """Re-read the page whenever the catalogue or the probe changes."""
-        for path in PACKAGE_FILES:
+        """Re-read the page whenever the catalogue, the probe or this rendering changes."""
+        for path in (*PACKAGE_FILES, RENDERING):
             self.env.note_dependency(str(path))
 
     def table(
