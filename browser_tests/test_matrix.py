@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import built_site
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
+from semantics import check
 from semantics.catalogue import BY_ID
 
 # Per table row with an id: that id, and the text of each code element in the row.
@@ -60,3 +61,52 @@ def test_badges_do_not_judge(page: Page, open_page) -> None:
     open_page(built_site.MATRIX_PAGE)
     judging = page.locator("main .sd-badge.sd-bg-success, main .sd-badge.sd-bg-danger")
     assert judging.count() == 0, f"{judging.count()} green or red badges"
+
+
+_VISIBLE_ROWS = """() => [...document.querySelectorAll('main tr[id]')]
+    .filter(row => row.checkVisibility()).map(row => row.id)"""
+
+
+def _expected_rows(data: dict, wanted: dict[str, str]) -> set[str]:
+    """The rows whose operation shows each wanted value on some device it was measured on."""
+    shown: dict[str, dict[str, set[str]]] = {}
+    for entry in data["entries"]:
+        facts = shown.setdefault(entry["op"], {})
+        for field in wanted:
+            value = entry[field]
+            text = "raises" if entry["error"] is not None else check.show(value)
+            facts.setdefault(field, set()).add(text)
+    return {
+        BY_ID[op].anchor
+        for op, facts in shown.items()
+        if all(value in facts[field] for field, value in wanted.items())
+    }
+
+
+def test_the_filter_box_narrows_the_matrix(
+    page: Page, open_page, base_url: str
+) -> None:
+    data = page.request.get(base_url + built_site.SEMANTICS).json()
+    open_page(built_site.MATRIX_PAGE)
+    every = page.evaluate(_VISIBLE_ROWS)
+    form = page.locator("form.semantics-filter")
+    expect(form.locator("output")).to_have_text(f"{len(every)} of {len(every)} rows")
+
+    form.locator("input[name=text]").fill("split")
+    found = page.evaluate(_VISIBLE_ROWS)
+    assert found, "no row matches 'split'"
+    for row in found:
+        assert "split" in page.locator(f"tr#{row}").inner_text().lower(), row
+    hidden = set(every) - set(found)
+    assert all("split" not in page.locator(f"tr#{row}").inner_text().lower()
+               for row in hidden)  # fmt: skip
+    expect(form.locator("output")).to_have_text(f"{len(found)} of {len(every)} rows")
+
+    form.locator("input[name=text]").fill("")
+    wanted = {"shares_storage": "yes", "grad_flows_to_source": "no"}
+    for field, value in wanted.items():
+        form.locator(f"select[name={field}]").select_option(value)
+    found = page.evaluate(_VISIBLE_ROWS)
+    assert set(found) == _expected_rows(data, wanted)
+    assert found, "no row shares memory without passing gradient"
+    expect(form.locator("output")).to_have_text(f"{len(found)} of {len(every)} rows")

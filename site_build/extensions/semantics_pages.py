@@ -14,7 +14,9 @@ catalogue re-renders them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from html import escape
 from pathlib import Path
 from typing import ClassVar
 
@@ -297,7 +299,7 @@ class SemanticsMatrix(_SemanticsDirective):
             nodes.literal(catalogue.X_CODE, catalogue.X_CODE),
             nodes.Text(" on the device measured."),
         )
-        found: list[nodes.Node] = [intro]
+        found: list[nodes.Node] = [intro, self.filter_box()]
         for group in catalogue.GROUPS:
             section_id = f"semantics-group-{group.id}"
             section = nodes.section(ids=[section_id], names=[section_id])
@@ -309,6 +311,36 @@ class SemanticsMatrix(_SemanticsDirective):
             )
             found.append(section)
         return found
+
+    def filter_box(self) -> nodes.raw:
+        """A form that narrows the matrix to matching rows, in the browser
+        (``_static/matrix-filter.js``), with the measurements it needs: the document
+        published as ``semantics.json``, and which row shows which operation."""
+        choices = "".join(
+            f'<label>{escape(LABELS[field])} <select name="{field}">'
+            '<option value="">any</option>'
+            + "".join(
+                f'<option value="{value}">{value}</option>'
+                for value in ("yes", "no", "n/a", "raises")
+            )
+            + "</select></label>"
+            for field in FIELDS
+        )
+        data = {
+            "document": self.env.semantics_document,  # type: ignore[attr-defined]
+            "rows": {op.anchor: op.id for op in catalogue.CATALOGUE},
+            "shown": {json.dumps(v): check.show(v) for v in (True, False, None)},
+        }
+        # "</" cannot end the script early once escaped.
+        text = json.dumps(data).replace("</", "<\\/")
+        html = (
+            '<form class="semantics-filter" role="search" hidden>'
+            '<label>Find <input type="search" name="text" '
+            'placeholder="an expression, e.g. split"></label>'
+            f"{choices}<output></output></form>"
+            f'<script type="application/json" class="semantics-filter-data">{text}</script>'
+        )
+        return nodes.raw("", html, format="html")
 
 
 class SemanticsTable(_SemanticsDirective):
@@ -372,8 +404,18 @@ def _resolve_row_links(app: Sphinx, doctree: nodes.document, docname: str) -> No
         )
 
 
+def _add_filter_script(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: nodes.Node
+) -> None:
+    if doctree is not None and any(
+        "semantics-filter" in node.astext() for node in doctree.findall(nodes.raw)
+    ):
+        app.add_js_file("matrix-filter.js", loading_method="defer")
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.setup_extension("site_build.extensions.semantics_measure")
+    app.connect("html-page-context", _add_filter_script)
     app.add_node(semantics_ref)
     app.add_directive("semantics-matrix", SemanticsMatrix)
     app.add_directive("semantics-table", SemanticsTable)
