@@ -34,3 +34,21 @@ def test_no_page_scrolls_sideways_on_a_phone(page: Page, open_page, name: str) -
     open_page(name)
     overflow = page.evaluate(_PAGE_OVERFLOW)
     assert overflow <= 0, f"{name} reaches {overflow} px past a 390 px screen"
+
+
+# Links around code with an underscore, and how far below the text their underline is.
+_UNDERLINED_CODE = """() => [...document.querySelectorAll('main a')]
+    .filter(a => [...a.querySelectorAll(':scope > code')].some(c => c.innerText.includes('_')))
+    .map(a => {
+        const style = getComputedStyle(a);
+        return {text: a.innerText, offset: parseFloat(style.textUnderlineOffset) || 0,
+                size: parseFloat(style.fontSize)};
+    })"""
+
+
+def test_underlines_clear_the_underscores_of_code(page: Page, open_page) -> None:
+    open_page("views.html")
+    links = page.evaluate(_UNDERLINED_CODE)
+    assert links, "views.html has no link around code with an underscore"
+    close = [link["text"] for link in links if link["offset"] < 0.25 * link["size"]]
+    assert not close, f"underlines through the underscores of {close}"
