@@ -204,7 +204,7 @@ class LinkedPageCache:
     def key(
         document: str, html: str, transforms: list, inventory: dict, *args: object
     ) -> str:
-        """A digest of everything codeautolink's HTML pass reads."""
+        """A digest of everything codeautolink's HTML pass reads, but its own code."""
         blocks = [
             [
                 transform.source,
@@ -221,10 +221,8 @@ class LinkedPageCache:
         settings = [
             sorted(arg) if isinstance(arg, dict | list) else repr(arg) for arg in args
         ]
-        text = json.dumps(
-            [sphinx_codeautolink.__version__, document, html, blocks, settings],
-            default=repr,
-        )
+        # codeautolink's version is in the cache's folder name.
+        text = json.dumps([document, html, blocks, settings], default=repr)
         return hashlib.sha256(text.encode()).hexdigest()
 
     def wrap(self, link_html: Callable[..., str]) -> Callable[..., str]:
@@ -274,7 +272,7 @@ def resolve_ahead(app: Sphinx) -> None:
         codeautolink.resolve.closest_module(("torch",))
 
 
-def _cache_resolutions(app: Sphinx) -> None:
+def _cache_codeautolink(app: Sphinx) -> None:
     resolve = getattr(codeautolink, "resolve_location", None)
     closest_module = getattr(codeautolink.resolve, "closest_module", None)
     link_html = getattr(codeautolink, "link_html", None)
@@ -295,6 +293,6 @@ def _cache_resolutions(app: Sphinx) -> None:
 def setup(app: Sphinx) -> dict[str, object]:
     app.setup_extension("sphinx_codeautolink")
     _skip_gallery_pages_in_html_pass(app)
-    _cache_resolutions(app)
+    _cache_codeautolink(app)
     app.connect("source-read", _mark_gallery_pages)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

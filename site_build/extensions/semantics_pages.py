@@ -40,6 +40,8 @@ from site_build.extensions.semantics_measure import (
 )
 
 logger = logging.getLogger(__name__)
+#: Marks the matrix's filter box: the pages that have one get its script.
+FILTER_CLASS = "semantics-filter-box"
 #: This module: a page that uses its directives is rendered again when it changes.
 RENDERING = Path(__file__).resolve()
 
@@ -340,7 +342,7 @@ class SemanticsMatrix(_SemanticsDirective):
             f"{choices}<output></output></form>"
             f'<script type="application/json" class="semantics-filter-data">{text}</script>'
         )
-        return nodes.raw("", html, format="html")
+        return nodes.raw("", html, format="html", classes=[FILTER_CLASS])
 
 
 class SemanticsTable(_SemanticsDirective):
@@ -408,7 +410,7 @@ def _add_filter_script(
     app: Sphinx, pagename: str, templatename: str, context: dict, doctree: nodes.Node
 ) -> None:
     if doctree is not None and any(
-        "semantics-filter" in node.astext() for node in doctree.findall(nodes.raw)
+        FILTER_CLASS in node["classes"] for node in doctree.findall(nodes.raw)
     ):
         app.add_js_file("matrix-filter.js", loading_method="defer")
 
