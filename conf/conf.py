@@ -32,6 +32,7 @@ extensions = [
     "sphinx_design",
     "sphinx_codeautolink",
     "site_build.extensions.code_links",
+    "site_build.extensions.folded_code",
     "site_build.extensions.execution_cache",
     "site_build.extensions.hermetic",
     "sphinxext.opengraph",
@@ -142,7 +143,7 @@ html_theme_options = {
 # The code, its output and the matrix need the width: no left sidebar. A page's
 # neighbours are in the header, the breadcrumbs and the previous/next links.
 html_sidebars = {"**": []}
-html_css_files = ["site.css"]
+html_css_files = ["site.css", "tables.css"]
 html_favicon = "_static/favicon.svg"  # else browsers ask the host for /favicon.ico
 
 # -- Publishing: base URL, page descriptions, sitemap, 404 page --------------------------
