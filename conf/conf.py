@@ -106,7 +106,7 @@ sphinx_gallery_conf = {
     "show_memory": gallery.PeakMemory(),
     "show_signature": False,
     "first_notebook_cell": None,
-    "image_srcset": [],
+    "image_srcset": ["2x"],  # sharp on HiDPI screens
     "matplotlib_animations": False,
     "copyfile_regex": "",
 }

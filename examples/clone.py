@@ -12,13 +12,16 @@ it was cloned from.
 # -----
 # The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
 # available, else on the CPU.
+
+# Setup: the device, and a test of whether two tensors share memory
 import os
 
 import matplotlib.pyplot as plt
 import torch
 
 device = torch.device(
-    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+    os.environ.get("TORCH_DEVICE")
+    or ("cuda" if torch.cuda.is_available() else "cpu")
 )
 print(f"torch {torch.__version__} on {device}")
 
@@ -51,12 +54,20 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
 x = torch.arange(6.0, device=device).reshape(2, 3)
 y = x.clone()
 print(f"y shares memory with x: {shares_memory(y, x)}")
+
+# %%
+
+# Checks: the clone's storage is its own
 assert not shares_memory(y, x)
 
 # %%
 # Observe it as well: a write into the clone leaves the source untouched.
 y[0, 0] = 100.0
 print(x, y, sep="\n")
+
+# %%
+
+# Checks: the write stayed in the clone
 assert x[0, 0].item() == 0.0 and y[0, 0].item() == 100.0
 
 # %%
@@ -70,16 +81,23 @@ layouts = {
     "x[:, ::2]": x[:, ::2],
     "x[:1].expand(4, 3)": x[:1].expand(4, 3),
 }
+clones = {}
 for name, source in layouts.items():
     kept = source.clone()
     packed = source.clone(memory_format=torch.contiguous_format)
-    print(
-        f"{name:18} strides {source.stride()}, clone {kept.stride()}, "
-        f"contiguous clone {packed.stride()}"
-    )
+    clones[name] = kept, packed
+    print(f"{name:18} strides {source.stride()}, clone {kept.stride()}")
+    print(f"{'':18} contiguous clone {packed.stride()}")
+
+# %%
+
+# Checks: what a clone keeps of its source
+for name, source in layouts.items():
+    kept, packed = clones[name]
     assert (kept.dtype, kept.device) == (source.dtype, source.device)
-    assert torch.equal(kept, source) and torch.equal(packed, source)  # shape, values
-    assert kept.untyped_storage().nbytes() == kept.numel() * kept.element_size()
+    assert torch.equal(kept, source) and torch.equal(packed, source)
+    nbytes = kept.untyped_storage().nbytes()
+    assert nbytes == kept.numel() * kept.element_size()
     assert packed.is_contiguous()
     assert (kept.stride() == source.stride()) == (name == "x.t()"), name
 
@@ -94,6 +112,13 @@ w = torch.ones(3, device=device, requires_grad=True)
 c = w.clone()
 print(f"c.requires_grad={c.requires_grad}, c.is_leaf={c.is_leaf}")
 print(f"c.grad_fn is a {type(c.grad_fn).__name__}")
+with torch.no_grad():
+    unrecorded = w.clone()
+print(f"under no_grad: requires_grad={unrecorded.requires_grad}")
+
+# %%
+
+# Checks: recorded with grad mode on, a plain leaf with it off
 assert c.requires_grad and not c.is_leaf
 assert type(c.grad_fn).__name__ == "CloneBackward0"
 for grad_off in (
@@ -115,11 +140,16 @@ c1, c2 = w.clone(), w.clone()
 c2.retain_grad()
 (2 * c1 + 5 * c2).sum().backward()
 with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")  # c1.grad warns: a non-leaf without retain_grad()
+    warnings.simplefilter("always")  # reading c1.grad warns: not a leaf
     c1_grad = c1.grad
     c2_grad = c2.grad
+print(f"w.grad = {w.grad}")
+print(f"c1.grad = {c1_grad}, c2.grad = {c2_grad}")
+
+# %%
+
+# Checks: the gradients, and the warning for reading c1.grad
 assert len(caught) == 1 and "retain_grad" in str(caught[0].message)
-print(f"w.grad = {w.grad}, c1.grad = {c1_grad}, c2.grad = {c2_grad}")
 assert torch.equal(w.grad, torch.full_like(w, 7.0))
 assert c1_grad is None and torch.equal(c2_grad, torch.full_like(w, 5.0))
 
@@ -127,27 +157,29 @@ assert c1_grad is None and torch.equal(c2_grad, torch.full_like(w, 5.0))
 # %%
 # A picture of it
 # ---------------
-# Each tensor is drawn with the storage it points into, read from the live tensors above.
-def draw_storage(ax, row, name, t):
+# Each tensor is drawn with the storage it points into, read from the live tensors
+# above: two storages, so the write into ``y`` never reaches ``x``.
+
+
+# Drawing: each tensor as the row of its storage's elements
+def draw_storage(ax, top, name, t):
     values = t.detach().cpu().flatten().tolist()
+    nbytes = t.untyped_storage().nbytes()
+    ax.text(0, top + 0.15, f"{name}: {nbytes} bytes of storage", va="bottom")
     for i, v in enumerate(values):
-        ax.add_patch(plt.Rectangle((i, row), 0.95, 0.8, fc="#cfe2f3", ec="#1f4e79"))
-        ax.text(i + 0.47, row + 0.4, f"{v:g}", ha="center", va="center")
-    ax.text(
-        -0.3,
-        row + 0.4,
-        f"{name}\n{t.untyped_storage().nbytes()} bytes of storage",
-        ha="right",
-        va="center",
-    )
+        ax.add_patch(
+            plt.Rectangle(
+                (i, top - 0.9), 0.92, 0.9, fc="#cfe2f3", ec="#1f4e79"
+            )
+        )
+        ax.text(i + 0.46, top - 0.45, f"{v:g}", ha="center", va="center")
 
 
-fig, ax = plt.subplots(figsize=(6, 2.4))
-draw_storage(ax, 1.2, "x", x)
-draw_storage(ax, 0, "y = x.clone()", y)
-ax.set(
-    xlim=(-3.2, 6.2), ylim=(-0.2, 2.2), title="clone(): two storages, edits stay apart"
-)
+plt.rcParams["font.size"] = 13
+fig, ax = plt.subplots(figsize=(5, 3.2))
+draw_storage(ax, 2.9, "x", x)
+draw_storage(ax, 1.0, "y = x.clone()", y)
+ax.set(xlim=(-0.1, 6), ylim=(-0.1, 3.6))
 ax.axis("off")
 plt.show()
 

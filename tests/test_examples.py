@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import ast
+import inspect
+import json
 import shutil
 import sys
 from pathlib import Path
 
+import figure_text
 import pytest
 from warm_python import run_warm
 
@@ -29,11 +32,35 @@ def test_example_runs_alone_in_an_empty_folder(
     # As `python -I script.py` would, but forked from a process that imported torch:
     # the script's own imports find the modules loaded, its namespace starts empty.
     program = f"import runpy; runpy.run_path({copy.name!r}, run_name='__main__')"
-    result = run_warm(program, tmp_path, torch_device)
+    result = run_warm(program + _REPORT_FIGURES, tmp_path, torch_device)
     assert result.returncode == 0, (
         f"{script.name} failed when run alone on {torch_device}:\n"
         f"{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
     )
+    figures = json.loads((tmp_path / "figures.json").read_text(encoding="utf-8"))
+    assert figures, f"{script.name} draws no figure: the gallery shows none for it"
+    small = [
+        f"figure {number}: {text!r} is {size:.1f} px"
+        for number, (size, text) in enumerate(figures, 1)
+        if size < figure_text.SMALLEST_TEXT_PX
+    ]
+    assert not small, (
+        f"{script.name}: on a {figure_text.PHONE_COLUMN_PX}-px phone column, text "
+        f"smaller than {figure_text.SMALLEST_TEXT_PX} px: {small}; use a narrower "
+        "figure or larger text"
+    )
+
+
+# After the script: the smallest text of each figure it left open, as the gallery's
+# scraper would save it.
+_REPORT_FIGURES = f"""
+import json
+import matplotlib.pyplot as plt
+PHONE_COLUMN_PX = {figure_text.PHONE_COLUMN_PX}
+{inspect.getsource(figure_text.smallest_text)}
+with open("figures.json", "w") as _out:
+    json.dump([smallest_text(plt.figure(n)) for n in plt.get_fignums()], _out)
+"""
 
 
 @pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.name)

@@ -1,24 +1,52 @@
 """Sphinx extension: fold set-up, checks and drawing code under their first line.
 
-Which blocks fold is decided in ``site_build.folded_code``. Folded blocks become the
-same ``<details>`` element MyST-NB draws for a ``hide-input`` cell, so both kinds of
-page look and behave alike; a cell's output stays in view below its folded source.
+Which blocks fold is decided in ``site_build.folded_code``, for MyST pages and gallery
+pages alike. A folded block becomes a closed ``<details>`` element whose summary is the
+block's first comment line; the line itself leaves the code, which it would only
+repeat. A MyST-NB cell's output stays in view below its folded source.
 """
 
 from __future__ import annotations
 
+from html import escape
+
 from docutils import nodes
-from myst_nb.sphinx_ import HideCodeCellNode
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.writers.html5 import HTML5Translator
 
 from site_build.folded_code import folded_title
 
+CLASS = "folded-code"
+
+
+class folded_code(nodes.General, nodes.Element):  # noqa: N801 (docutils' node style)
+    """Code shown under a summary line, closed until the reader opens it."""
+
+
+def _visit(self: HTML5Translator, node: folded_code) -> None:
+    self.body.append(
+        f'<details class="{CLASS}"><summary>{escape(node["title"])}</summary>\n'
+    )
+
+
+def _depart(self: HTML5Translator, node: folded_code) -> None:
+    self.body.append("</details>\n")
+
+
+def _without_first_line(block: nodes.literal_block) -> nodes.literal_block:
+    code = block.astext().lstrip("\n").split("\n", 1)
+    rest = code[1] if len(code) > 1 else ""
+    new = nodes.literal_block(rest, rest, **block.attributes)
+    new.source, new.line = block.source, block.line
+    return new
+
 
 class FoldCode(SphinxPostTransform):
-    """Wrap each folded code block in a closed ``<details>`` titled by its comment."""
+    """Put each folded code block in a closed ``<details>`` titled by its comment."""
 
-    default_priority = 200  # after MyST-NB's own hide-input transform (199)
+    # Before Sphinx-Gallery swaps its code blocks for linked ones (5).
+    default_priority = 4
     formats = ("html",)
 
     def run(self, **kwargs: object) -> None:
@@ -36,14 +64,13 @@ class FoldCode(SphinxPostTransform):
                 and parent.get("nb_element") == "cell_code_source"
                 else block
             )
-            if isinstance(target.parent, HideCodeCellNode):
-                continue
-            fold = HideCodeCellNode(prompt_show=title, prompt_hide=title)
-            fold["classes"] += ["above-input", "folded-code"]
+            fold = folded_code(title=title)
             target.replace_self(fold)
             fold.append(target)
+            block.replace_self(_without_first_line(block))
 
 
 def setup(app: Sphinx) -> dict[str, object]:
+    app.add_node(folded_code, html=(_visit, _depart))
     app.add_post_transform(FoldCode)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
