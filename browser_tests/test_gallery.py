@@ -10,6 +10,7 @@ from pathlib import Path
 
 import built_site
 import pytest
+from PIL import Image
 from playwright.sync_api import Page
 
 ENTRIES = built_site.gallery_entries()
@@ -52,6 +53,55 @@ def test_every_entry_shows_its_own_loaded_thumbnail(page: Page, open_page) -> No
         for e in ENTRIES
     }
     assert len(digests) == len(ENTRIES), "two gallery entries share one thumbnail"
+
+
+def difference_hash(path: Path) -> int:
+    """A 64-bit perceptual hash: is each pixel of a 9 x 8 grey copy darker than its right
+    neighbour. Images that look alike at a glance differ in few bits, whatever their bytes.
+    """
+    grey = Image.open(path).convert("L").resize((9, 8), Image.Resampling.LANCZOS)
+    pixels = list(grey.tobytes())
+    bits = 0
+    for row in range(8):
+        for column in range(8):
+            left, right = pixels[row * 9 + column], pixels[row * 9 + column + 1]
+            bits = bits << 1 | (left > right)
+    return bits
+
+
+# Near-duplicate image search commonly treats a difference hash within 10 of 64 bits
+# as the same picture; thumbnails must stay further apart than that.
+ALIKE_BITS = 10
+
+
+def test_difference_hash_tells_alike_from_different(tmp_path: Path) -> None:
+    shapes = {
+        "bar": [(0, 0, 40, 80)],
+        "bar_shifted": [(2, 0, 42, 80)],
+        "grid": [
+            (x, y, x + 10, y + 10) for x in range(0, 80, 20) for y in range(0, 80, 20)
+        ],
+    }
+    hashes = {}
+    for name, boxes in shapes.items():
+        image = Image.new("L", (80, 80), 255)
+        for box in boxes:
+            image.paste(0, box)
+        image.save(tmp_path / f"{name}.png")
+        hashes[name] = difference_hash(tmp_path / f"{name}.png")
+    assert (hashes["bar"] ^ hashes["bar_shifted"]).bit_count() <= ALIKE_BITS
+    assert (hashes["bar"] ^ hashes["grid"]).bit_count() > ALIKE_BITS
+
+
+def test_thumbnails_look_different_from_each_other() -> None:
+    hashes = {e.page: difference_hash(built_site.HTML / e.thumbnail) for e in ENTRIES}
+    alike = [
+        f"{a} and {b}: {(hashes[a] ^ hashes[b]).bit_count()} of 64 bits apart"
+        for i, a in enumerate(hashes)
+        for b in list(hashes)[i + 1 :]
+        if (hashes[a] ^ hashes[b]).bit_count() <= ALIKE_BITS
+    ]
+    assert not alike, f"thumbnails that look alike: {alike}"
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.page)

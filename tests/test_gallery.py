@@ -7,6 +7,7 @@ from pathlib import Path
 import torch
 
 from site_build import gallery
+from site_build.extensions import gallery_pages
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -54,3 +55,13 @@ def test_reset_torch_gives_each_example_the_same_random_numbers() -> None:
     first = torch.rand(3)
     gallery.reset_torch({}, "b.py")
     assert torch.equal(torch.rand(3), first)
+
+
+def test_the_memory_line_leaves_the_page_and_nothing_else_does() -> None:
+    page = (
+        "Total running time of the script: (0 minutes 1 seconds)\n\n"
+        "**Estimated memory usage:**  0 MB\n\nNext paragraph\n"
+    )
+    assert gallery_pages.without_memory_line(page) == (
+        "Total running time of the script: (0 minutes 1 seconds)\n\n\nNext paragraph\n"
+    )

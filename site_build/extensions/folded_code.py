@@ -20,7 +20,7 @@ from site_build.folded_code import folded_title
 CLASS = "folded-code"
 
 
-class folded_code(nodes.General, nodes.Element):  # noqa: N801 (docutils' node style)
+class folded_code(nodes.General, nodes.Element):
     """Code shown under a summary line, closed until the reader opens it."""
 
 
