@@ -12,6 +12,13 @@ _SCROLLING_BLOCKS = """() => [...document.querySelectorAll('main pre')]
     .map(pre => pre.innerText.split('\\n').reduce(
         (a, line) => line.length > a.length ? line : a, '').slice(0, 90))"""
 
+# Lines of visible Python code (not printed output) that assert or run past 79 columns.
+_LESSON_PROBLEMS = """() => [...document.querySelectorAll(
+        'main .cell_input pre, main div.highlight-Python pre, main div.highlight-python pre')]
+    .filter(pre => pre.checkVisibility())
+    .flatMap(pre => pre.innerText.split('\\n'))
+    .filter(line => /^\\s*assert\\b/.test(line) || line.length > 79)"""
+
 # How far the page itself reaches past the right edge of the window.
 _PAGE_OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 
@@ -26,6 +33,9 @@ def test_code_and_output_fit_the_column_at_1400_px(
     assert not scrolling, (
         f"{name}: blocks wider than the column, longest lines: {scrolling}"
     )
+    # The lesson in view, its checks folded away (site_build.folded_code).
+    problems = page.evaluate(_LESSON_PROBLEMS)
+    assert not problems, f"{name}: visible code that asserts or is too long: {problems}"
 
 
 @pytest.mark.parametrize("name", built_site.pages())
