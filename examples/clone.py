@@ -2,9 +2,9 @@
 ``Tensor.clone()``: new memory, same graph
 ==========================================
 
-:meth:`torch.Tensor.clone` copies the data into storage of its own, yet, while autograd
-records, stays connected to it: gradient that reaches the clone flows back to the tensor
-it was cloned from.
+The data is copied into storage of its own, yet, while autograd records, the
+result stays connected to its source: gradient that reaches it flows back to the
+tensor it was cloned from.
 """
 
 # %%

@@ -2,9 +2,9 @@
 ``Tensor.copy_(src)``: new values, same memory
 ==============================================
 
-:meth:`torch.Tensor.copy_` writes the values of ``src`` into the memory the destination
-already owns, converting dtype, broadcasting shape and crossing devices on the way; into
-a floating-point or complex destination, with grad mode on, gradient flows back to
+The values of ``src`` are written into memory the destination already owns:
+converted to its dtype, broadcast to its shape, across devices if need be. Into a
+floating-point or complex destination, with grad mode on, gradient flows back to
 ``src``.
 """
 
@@ -13,13 +13,17 @@ a floating-point or complex destination, with grad mode on, gradient flows back 
 # -----
 # The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
 # available, else on the CPU.
+
+# Setup: the device, a test of whether two tensors share memory, errors caught
 import os
+import warnings
 
 import matplotlib.pyplot as plt
 import torch
 
 device = torch.device(
-    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+    os.environ.get("TORCH_DEVICE")
+    or ("cuda" if torch.cuda.is_available() else "cpu")
 )
 print(f"torch {torch.__version__} on {device}")
 
@@ -58,40 +62,98 @@ def error_from(action) -> str:
 # ``copy_`` returns the destination itself, in the memory it had: a view taken before
 # the copy sees the new values. A ``float64`` row copied into a 2-by-3 ``int32`` tensor
 # is broadcast to every row and converted as :meth:`~torch.Tensor.to` converts: toward
-# zero, for values that fit in ``int32``. Broadcasting goes one way only.
+# zero, for values that fit in ``int32``.
 dst = torch.zeros(2, 3, dtype=torch.int32, device=device)
 taken_before = dst.view(-1)
 src = torch.tensor([1.7, -1.7, 2.5], dtype=torch.float64, device=device)
 out = dst.copy_(src)
-print(f"{dst}\na view taken before the copy reads {taken_before.tolist()}")
+print(f"out is dst: {out is dst}")
+print(dst)
+print(f"a view taken before the copy reads {taken_before.tolist()}")
+
+# %%
+
+# Checks: same tensor, same memory, values broadcast and truncated
 assert out is dst and dst.dtype == torch.int32 and dst.shape == (2, 3)
 assert shares_memory(dst, taken_before)
 assert taken_before.tolist() == dst.flatten().tolist()
-assert torch.equal(dst, src.trunc().int().expand(2, 3)) and src.int().equal(dst[0])
-message = error_from(lambda: torch.zeros(3, device=device).copy_(dst))
-print(f"RuntimeError: {message}")
-assert "broadcast shape" in message
+assert torch.equal(dst, src.trunc().int().expand(2, 3))
+assert src.int().equal(dst[0])
 
 # %%
-# Drawn from the live tensors: ``src`` broadcast into the storage ``dst`` already had.
-fig, ax = plt.subplots(figsize=(5, 3))
-rows = [(2.6, src, "#fce5cd"), (0.9, dst[0], "#cfe2f3"), (-0.1, dst[1], "#cfe2f3")]
-for y, t, colour in rows:
-    for i, value in enumerate(t.tolist()):
-        ax.add_patch(plt.Rectangle((i, y), 0.95, 0.8, fc=colour, ec="#444"))
-        ax.text(i + 0.47, y + 0.4, f"{value:g}", ha="center", va="center")
-for i in range(3):
-    ax.annotate("", (i + 0.47, 1.75), (i + 0.47, 2.6), arrowprops={"arrowstyle": "->"})
-for y, name, t in [(3.0, "src", src), (0.8, "dst", dst)]:
-    ax.text(-0.3, y, f"{name}\n{t.dtype}", ha="right", va="center")
-ax.set(xlim=(-2.8, 3.2), ylim=(-0.2, 3.5), title="dst.copy_(src): broadcast, convert")
+# Drawn from the live tensors: ``src`` broadcast into each row of the storage ``dst``
+# already had, and converted on the way.
+
+# Drawing: src on the left, an arrow into each row of dst
+plt.rcParams["font.size"] = 13
+fig = plt.figure(figsize=(5, 3.5))
+ax = fig.add_axes((0, 0, 1, 1), xlim=(0, 5), ylim=(0, 3.5))  # 1 unit = 1 inch
 ax.axis("off")
+cell, row_h = 0.68, 0.85
+
+
+def draw_row(x, y, values, fill, edge):
+    """A row of boxes, one per value, its lower left corner at (x, y)."""
+    for i, value in enumerate(values):
+        ax.add_patch(
+            plt.Rectangle(
+                (x + i * cell, y), cell, row_h, fc=fill, ec=edge, lw=2
+            )
+        )
+        ax.text(
+            x + (i + 0.5) * cell,
+            y + row_h / 2,
+            f"{value:g}",
+            ha="center",
+            va="center",
+            size=17,
+        )
+
+
+src_x, dst_x, middle = 0.1, 4.9 - 3 * cell, 1.85
+draw_row(src_x, middle - row_h / 2, src.cpu().tolist(), "#fce5cd", "#b45f06")
+dst_rows = dst.cpu().tolist()
+for k, values in enumerate(dst_rows):
+    y = middle - k * row_h  # row 0 above the middle line, row 1 below it
+    draw_row(dst_x, y, values, "#cfe2f3", "#1f4e79")
+    ax.annotate(
+        "",
+        (dst_x, y + row_h / 2),
+        (src_x + 3 * cell, middle + (0.5 - k) * row_h / 2),
+        arrowprops={"arrowstyle": "-|>", "lw": 2.2, "color": "#333"},
+    )
+ax.text(
+    src_x, middle + row_h / 2 + 0.15, f"src: {str(src.dtype)[6:]}", size=16
+)
+ax.text(dst_x, middle + row_h + 0.15, f"dst: {str(dst.dtype)[6:]}", size=16)
+ax.text(2.5, 0.45, "dst.copy_(src)", ha="center", size=16, family="monospace")
 plt.show()
+
+# %%
+
+# Checks: the drawing shows every row of dst
+assert len(dst_rows) == dst.shape[0] == 2
+
+# %%
+# Broadcasting goes one way only: ``src`` must broadcast to the shape of the
+# destination, not the other way round.
+message = error_from(lambda: torch.zeros(3, device=device).copy_(dst))
+print(f"RuntimeError: {message}")
+
+# %%
+
+# Checks: the larger source is refused
+assert "broadcast shape" in message
 
 # %%
 # The copy is independent: a later write into ``src`` does not reach ``dst``.
 src[0] = 100.0
 print(f"src = {src}\ndst = {dst}")
+print(f"src shares memory with dst: {shares_memory(src, dst)}")
+
+# %%
+
+# Checks: the write stayed in src
 assert not shares_memory(src, dst) and dst[0, 0].item() != src[0].item()
 
 # %%
@@ -107,45 +169,76 @@ plain = torch.zeros(3, device=device).copy_(s)
 ((old * 2).copy_(s) * weights).sum().backward()
 print(f"plain.grad_fn is a {type(plain.grad_fn).__name__}")
 print(f"s.grad={s.grad}, old.grad={old.grad}")
-assert plain.requires_grad and type(plain.grad_fn).__name__ == "CopyBackwards"
-assert torch.equal(s.grad, weights) and torch.equal(old.grad, 0 * weights)
 with torch.no_grad():
-    assert not torch.zeros(3, device=device).copy_(s).requires_grad  # not recorded
+    unrecorded = torch.zeros(3, device=device).copy_(s)
+print(f"under no_grad: requires_grad={unrecorded.requires_grad}")
 
 # %%
-# Only floating-point and complex tensors can require grad. Copied into an integer or
-# boolean destination, the values arrive but the link to ``src`` is dropped, without
-# an error or a warning.
-import warnings
 
-for dtype in (torch.float16, torch.float64, torch.complex64, torch.int64, torch.bool):
+# Checks: recorded, gradient to src, zero to the old values; not under no_grad
+assert plain.requires_grad and type(plain.grad_fn).__name__ == "CopyBackwards"
+assert torch.equal(s.grad, weights) and torch.equal(old.grad, 0 * weights)
+assert not unrecorded.requires_grad
+
+# %%
+# Only floating-point and complex tensors can require grad.
+integers = torch.zeros(3, dtype=torch.int64)
+message = error_from(integers.requires_grad_)
+print(f"RuntimeError: {message}")
+
+# %%
+
+# Checks: an integer tensor refuses to require grad
+assert "only Tensors of floating point" in message
+
+# %%
+# Copied into an integer or boolean destination, the values arrive but the link to
+# ``src`` is dropped, without an error or a warning.
+floats = [torch.float16, torch.float64, torch.complex64]
+copies = {}
+for dtype in [*floats, torch.int64, torch.bool]:
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a warning would raise here
-        copied = torch.zeros(3, dtype=dtype, device=device).copy_(s)
+        copies[dtype] = torch.zeros(3, dtype=dtype, device=device).copy_(s)
+    linked = copies[dtype].requires_grad
+    print(f"into {dtype}: {copies[dtype].tolist()}, requires_grad={linked}")
+
+# %%
+
+# Checks: the values arrive; the link only into floating-point and complex
+for dtype, copied in copies.items():
+    assert torch.equal(copied.detach(), s.detach().to(dtype))
     linked = copied.requires_grad
-    print(f"copy_ into {dtype}: {copied.tolist()}, requires_grad={linked}")
-    assert torch.equal(copied.detach(), s.detach().to(dtype))  # the values arrive
     assert linked == (dtype.is_floating_point or dtype.is_complex), dtype
-message = error_from(lambda: torch.zeros(3, dtype=torch.int64).requires_grad_())
-assert "only Tensors of floating point" in message
 
 # %%
 # Filling a parameter: ``torch.no_grad()``, not ``.data``
 # -------------------------------------------------------
-# A leaf that requires grad refuses in-place writes. Initialisation is no part of the
-# model, so write under :class:`torch.no_grad`: the tensor stays a leaf and its version
-# counter records the write. The old idiom ``r.data.copy_(new)`` writes the same values
-# but leaves the version counter alone.
+# A leaf that requires grad refuses in-place writes.
 q, r = (torch.ones(3, device=device, requires_grad=True) for _ in range(2))
 new = torch.tensor([0.5, -0.5, 1.5], device=device)
 message = error_from(lambda: q.copy_(new))
 print(f"RuntimeError: {message}")
+
+# %%
+
+# Checks: the write into the leaf is refused
 assert "leaf Variable that requires grad" in message
-loss_q, loss_r = (q * q).sum(), (r * r).sum()  # both save their input for backward
+
+# %%
+# Initialisation is no part of the model, so write under :class:`torch.no_grad`: the
+# tensor stays a leaf and its version counter records the write. The old idiom
+# ``r.data.copy_(new)`` writes the same values but leaves the version counter alone.
+loss_q, loss_r = (q * q).sum(), (r * r).sum()  # both save their input
 with torch.no_grad():
     q.copy_(new)
 r.data.copy_(new)
-print(f"q: is_leaf={q.is_leaf}, version {q._version}; r: version {r._version}")
+print(f"q: {q.tolist()}, is_leaf={q.is_leaf}, version {q._version}")
+print(f"r: {r.tolist()}, version {r._version}")
+
+# %%
+
+# Checks: both written; only q's version counter moved
 assert q.is_leaf and q.requires_grad and q._version == 1 and r._version == 0
 assert torch.equal(q.detach(), new) and torch.equal(r.detach(), new)
 
@@ -155,6 +248,10 @@ assert torch.equal(q.detach(), new) and torch.equal(r.detach(), new)
 message = error_from(loss_q.backward)
 loss_r.backward()
 print(f"{message[:75]}...\ngradient of r: {r.grad}")
+
+# %%
+
+# Checks: q's backward refused; r's gradient taken at the new values
 assert "modified by an inplace operation" in message and q.grad is None
 assert torch.equal(r.grad, 2 * new)
 
@@ -173,12 +270,17 @@ if device.type == "cuda":
     gpu.copy_(host, non_blocking=True)
     back = torch.empty(6, pin_memory=True)
     back.copy_(gpu * 2, non_blocking=True)
-    torch.cuda.current_stream(device).synchronize()  # before the host reads back
+    torch.cuda.current_stream(device).synchronize()  # before the host reads
     print(f"back on {back.device}, pinned={back.is_pinned()}: {back}")
+else:
+    print("CPU run: skipped. On CUDA this copies to the GPU and back.")
+
+# %%
+
+# Checks: back on the host, pinned, with the doubled values
+if device.type == "cuda":
     assert back.device.type == "cpu" and back.is_pinned()
     assert torch.equal(back, host * 2)
-else:
-    print("CPU run: skipped. On CUDA this copies to the GPU and back, and prints it.")
 
 # %%
 # Use it when, use instead

@@ -2,9 +2,9 @@
 ``Module.to`` versus ``Tensor.to``: in place or new
 ===================================================
 
-:meth:`torch.nn.Module.to` converts the module in place and returns the module itself;
-:meth:`torch.Tensor.to` leaves its tensor alone and returns a tensor: a new one when
-the dtype or the device changes, the very same one when nothing does.
+A module is converted where it stands and handed back as the very same object; a
+tensor is left alone, and what comes back is a new tensor when the dtype or the
+device changes, the same tensor when nothing does.
 """
 
 # %%
@@ -12,6 +12,8 @@ the dtype or the device changes, the very same one when nothing does.
 # -----
 # The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
 # available, else on the CPU.
+
+# Setup: the device, and a test of whether two tensors share memory
 import copy
 import os
 
@@ -20,7 +22,8 @@ import torch
 from torch import nn
 
 device = torch.device(
-    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+    os.environ.get("TORCH_DEVICE")
+    or ("cuda" if torch.cuda.is_available() else "cpu")
 )
 print(f"torch {torch.__version__} on {device}")
 
@@ -51,22 +54,34 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
 # object you called it on, so ``model = model.to(...)`` only reassigns the same module.
 # With the default settings, each parameter stays the same
 # :class:`~torch.nn.Parameter` object too: PyTorch puts the converted data inside it.
-# To keep the module as it was, convert a copy made with :func:`copy.deepcopy`.
-future = torch.__future__  # the default settings: neither switch is on
-assert not future.get_overwrite_module_params_on_conversion()
-assert not future.get_swap_module_params_on_conversion()
 model = nn.Linear(3, 2).to(device)
 weight = model.weight
 params = dict(model.named_parameters())
 result = model.to(torch.float64)
 print(f"result is model: {result is model}")
-print(f"model.weight is weight: {model.weight is weight}, dtype {weight.dtype}")
+print(f"model.weight is weight: {model.weight is weight}")
+print(f"weight.dtype: {weight.dtype}")
+
+# %%
+
+# Checks: the default settings; the same module and Parameters, converted
+future = torch.__future__  # neither switch is on by default
+assert not future.get_overwrite_module_params_on_conversion()
+assert not future.get_swap_module_params_on_conversion()
 assert result is model
 for name, param in model.named_parameters():  # the weight and the bias
     assert param is params[name] and param.dtype == torch.float64, name
+
+# %%
+# To keep the module as it was, convert a copy made with :func:`copy.deepcopy`.
 twin = copy.deepcopy(model).to(torch.float32)
+print(f"twin: {twin.weight.dtype}, model: {model.weight.dtype}")
+
+# %%
+
+# Checks: the copy converted, the original untouched
 assert twin is not model and twin.weight.dtype == torch.float32
-assert model.weight.dtype == torch.float64  # the original is untouched
+assert model.weight.dtype == torch.float64
 
 # %%
 # ``Tensor.to`` returns a new tensor when the dtype or device changes
@@ -76,11 +91,17 @@ assert model.weight.dtype == torch.float64  # the original is untouched
 t = torch.arange(3.0, device=device)
 new = t.to(torch.float64)
 print(f"t: {t.dtype}, new: {new.dtype}, new is t: {new is t}")
+print(f"new shares memory with t: {shares_memory(new, t)}")
+new[0] = 10.0
+print(f"after new[0] = 10.0: t = {t}")
+
+# %%
+
+# Checks: a new tensor in new memory; t keeps its dtype and values
 assert new is not t and not shares_memory(new, t)
 assert t.dtype == torch.float32
-new[0] = 10.0
 assert t[0].item() == 0.0  # the write into the new tensor stays there
-assert torch.equal(t, torch.arange(3.0, device=device))  # t keeps its values
+assert torch.equal(t, torch.arange(3.0, device=device))
 
 # %%
 # ... and the same tensor when nothing changes
@@ -89,11 +110,19 @@ assert torch.equal(t, torch.arange(3.0, device=device))  # t keeps its values
 # copy, so a write through the result is a write into ``t``. Pass ``copy=True``, or
 # call ``clone()``, to get a copy all the same.
 same = t.to(torch.float32)
-print(f"t.to(torch.float32) is t: {same is t}, t.to(device) is t: {t.to(device) is t}")
-assert same is t and t.to(device) is t and shares_memory(same, t)
+print(f"t.to(torch.float32) is t: {same is t}")
+print(f"t.to(device) is t: {t.to(device) is t}")
 same[1] = 20.0
-assert t[1].item() == 20.0
+print(f"after same[1] = 20.0: t = {t}")
 forced = t.to(torch.float32, copy=True)
+print(f"copy=True: shares memory with t: {shares_memory(forced, t)}")
+print(f"clone(): shares memory with t: {shares_memory(t.clone(), t)}")
+
+# %%
+
+# Checks: t itself, unless copy=True or clone() asks for a copy
+assert same is t and t.to(device) is t and shares_memory(same, t)
+assert t[1].item() == 20.0
 assert forced is not t and not shares_memory(forced, t)
 assert not shares_memory(t.clone(), t)
 
@@ -105,14 +134,28 @@ assert not shares_memory(t.clone(), t)
 # was, and the float64 model refuses it. Keep the result: ``batch = batch.to(...)``.
 batch = torch.ones(4, 3, device=device)
 batch.to(torch.float64)  # the result is lost
-assert batch.dtype == torch.float32
+print(f"batch is still {batch.dtype}")
 try:
     model(batch)
+    refused = ""
 except RuntimeError as error:
-    print(f"RuntimeError: {error}")
-else:
-    raise AssertionError("a float64 model should refuse a float32 batch")
+    refused = str(error)
+    print(f"RuntimeError: {refused}")
+
+# %%
+
+# Checks: the result was lost, and the model refused the batch
+assert batch.dtype == torch.float32
+assert refused, "a float64 model should refuse a float32 batch"
+
+# %%
+# With the result kept, the model takes the batch.
 batch = batch.to(torch.float64)
+print(f"model(batch) is {model(batch).dtype}")
+
+# %%
+
+# Checks: the kept result works
 assert model(batch).dtype == torch.float64
 
 # %%
@@ -122,67 +165,92 @@ if device.type == "cuda":
     host_model, host = nn.Linear(3, 2), torch.ones(4, 3)
     host_weight = host_model.weight
     host.to(device)  # the result is lost
-    assert host_model.to(device) is host_model and host_model.weight is host_weight
-    assert host_weight.is_cuda and not host.is_cuda
-    assert host.to(device).is_cuda  # kept this time
-    print("checked on CUDA: the module moved in place, the tensor did not")
+    moved = host_model.to(device)
+    print(f"moved is host_model: {moved is host_model}")
+    print(f"its weight is on {host_weight.device}; host is on {host.device}")
+    print(f"kept this time: {host.to(device).device}")
 else:
     print("skipped on the CPU: moving to a GPU needs a GPU")
+
+# %%
+
+# Checks: on CUDA, the module moved in place and the tensor did not
+if device.type == "cuda":
+    assert moved is host_model and host_model.weight is host_weight
+    assert host_weight.is_cuda and not host.is_cuda
+    assert host.to(device).is_cuda  # kept this time
 
 
 # %%
 # A picture of it
 # ---------------
 # Each name points at the object it refers to, found with ``is`` from the live objects
-# above. On the left, ``to()`` handed back the module, holding the same parameter; on
-# the right, the tensor that changed dtype is a second object, and the one that did
-# not is ``t`` itself.
+# above: ``model.to(float64)`` is ``model``; ``t.to(float32)`` is ``t``, while
+# ``t.to(float64)`` is a second tensor.
+
+
+# Drawing: an arrow from each name to the object it names
 def describe(obj):
-    """A label for a module, a parameter or a tensor."""
+    """A label for a module or a tensor: float64, not torch.float64."""
     if isinstance(obj, nn.Module):
-        return f"{type(obj).__name__} module\nweight {str(obj.weight.dtype)[6:]}"
-    kind = "Parameter" if isinstance(obj, nn.Parameter) else "tensor"
-    return f"{kind}\n{str(obj.dtype)[6:]}"  # float64, not torch.float64
+        dtype = str(obj.weight.dtype).removeprefix("torch.")
+        return f"{type(obj).__name__}, {dtype}"
+    return f"tensor, {str(obj.dtype).removeprefix('torch.')}"
 
 
 ARROW = {"arrowstyle": "-|>", "lw": 2.2, "color": "#333"}
+FILLS = [("#cfe2f3", "#1f4e79"), ("#fce5cd", "#b45f06")]
 
 
-def draw_names(ax, title, names):
-    """Draw an arrow from each name to its object; return how many objects there are."""
+def draw_names(ax, top, heading, names):
+    """Under a heading, an arrow from each name to its object; count objects."""
+    ax.text(0.1, top, heading, va="center", size=15, weight="bold")
     objects = []
     for obj in names.values():
         if not any(obj is seen for seen in objects):
             objects.append(obj)
-    rows = {name: len(names) - 1 - i for i, name in enumerate(names)}
+    rows = {name: top - 0.47 * (i + 1) for i, name in enumerate(names)}
     for k, obj in enumerate(objects):
         ys = [rows[name] for name, o in names.items() if o is obj]
-        y = sum(ys) / len(ys)
-        colour = ["#cfe2f3", "#fce5cd", "#d9ead3"][k % 3]
-        ax.add_patch(plt.Rectangle((1.0, y - 0.38), 3.2, 0.76, fc=colour, ec="#333"))
-        ax.text(2.6, y, describe(obj), ha="center", va="center", fontsize=14)
-        for name in (name for name, o in names.items() if o is obj):
-            ax.annotate("", (1.0, y), (0.1, rows[name]), arrowprops=ARROW)
+        low, high = min(ys) - 0.2, max(ys) + 0.2
+        fill, edge = FILLS[k]
+        ax.add_patch(
+            plt.Rectangle((3.0, low), 1.9, high - low, fc=fill, ec=edge, lw=2)
+        )
+        ax.text(
+            3.95,
+            (low + high) / 2,
+            describe(obj),
+            ha="center",
+            va="center",
+            size=14,
+        )
+        for y in ys:
+            ax.annotate("", (3.0, y), (2.5, y), arrowprops=ARROW)
     for name, y in rows.items():
-        ax.text(0, y, name, ha="right", va="center", fontsize=14, family="monospace")
-    ax.set(xlim=(-5.4, 4.4), ylim=(-0.6, len(names) - 0.4))
-    ax.set_title(title, fontsize=16)
-    ax.axis("off")
+        ax.text(
+            2.4, y, name, ha="right", va="center", size=14, family="monospace"
+        )
     return len(objects)
 
 
-fig, (left, right) = plt.subplots(1, 2, figsize=(14, 4.6))
-module_names = {
-    "model": model,
-    "result = model.to(float64)": result,
-    "weight (taken before)": weight,
-    "model.weight": model.weight,
-}
-tensor_names = {"t": t, "same = t.to(float32)": same, "new = t.to(float64)": new}
-assert draw_names(left, "Module.to: the same objects", module_names) == 2
-assert draw_names(right, "Tensor.to: new if dtype or device changes", tensor_names) == 2
-fig.tight_layout()
+plt.rcParams["font.size"] = 13
+fig = plt.figure(figsize=(5, 3.5))
+ax = fig.add_axes((0, 0, 1, 1), xlim=(0, 5), ylim=(0, 3.5))  # 1 unit = 1 inch
+ax.axis("off")
+module_names = {"model": model, "model.to(float64)": result}
+tensor_names = {"t": t, "t.to(float32)": same, "t.to(float64)": new}
+objects_drawn = [
+    draw_names(ax, 3.25, "Module.to: the same module", module_names),
+    draw_names(ax, 1.8, "Tensor.to: new if the dtype changes", tensor_names),
+]
 plt.show()
+
+# %%
+
+# Checks: one object on the module side, two on the tensor side
+assert objects_drawn[0] == 1  # model.to(float64) is model
+assert objects_drawn[1] == 2  # t.to(float32) is t; t.to(float64) is not
 
 # %%
 # Use it when, use instead

@@ -2,8 +2,8 @@
 ``Tensor.new_tensor(data)``: always a copy, typed like its caller
 =================================================================
 
-:meth:`torch.Tensor.new_tensor` always copies ``data`` into a new leaf tensor that takes
-its dtype and device from the tensor it is called on, not from ``data``, unless
+``data`` goes into a new leaf tensor of its own memory whose dtype and device are
+those of the tensor the method is called on, not those of ``data``, unless
 ``dtype=`` or ``device=`` says otherwise.
 """
 
@@ -12,6 +12,8 @@ its dtype and device from the tensor it is called on, not from ``data``, unless
 # -----
 # The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
 # available, else on the CPU.
+
+# Setup: the device, and a test of whether two tensors share memory
 import os
 import warnings
 
@@ -20,7 +22,8 @@ import numpy as np
 import torch
 
 device = torch.device(
-    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+    os.environ.get("TORCH_DEVICE")
+    or ("cuda" if torch.cuda.is_available() else "cpu")
 )
 print(f"torch {torch.__version__} on {device}")
 
@@ -54,22 +57,37 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
 # run prints the difference). ``dtype=`` overrides the caller.
 base = torch.zeros(2, device=device)
 arr = np.array([0.25, 0.5, 0.75])  # float64, NumPy's default
-for data, inferred in (([1, 2, 3], torch.int64), (arr, torch.float64)):
+made = []
+for data in ([1, 2, 3], arr):
     a, b = base.new_tensor(data), torch.tensor(data)
-    print(f"new_tensor: {a.dtype} on {a.device}; torch.tensor: {b.dtype} on {b.device}")
+    made.append((a, b))
+    print(f"new_tensor:   {a.dtype} on {a.device}")
+    print(f"torch.tensor: {b.dtype} on {b.device}")
+typed = base.new_tensor(arr, dtype=torch.float64)
+print(f"new_tensor with dtype=torch.float64: {typed.dtype}")
+
+# %%
+
+# Checks: new_tensor follows base, torch.tensor the data; dtype= and device= win
+for (a, b), inferred in zip(made, (torch.int64, torch.float64), strict=True):
     assert (a.dtype, a.device) == (torch.float32, base.device)
     assert b.dtype == inferred and b.device == torch.get_default_device()
-assert base.new_tensor(arr, dtype=torch.float64).dtype == torch.float64
+assert typed.dtype == torch.float64
+assert base.new_tensor(arr, device="cpu").device == torch.device("cpu")
 
 # %%
 # The data is always copied, even when nothing needs converting: the result has storage
 # of its own, and a later write into the array does not reach it.
 # :func:`torch.as_tensor` shares the array's memory when it can: on a CPU run the write
 # shows through it, while a CUDA run needs a copy on the GPU and keeps the old value.
-same = np.array([0.25, 0.5, 0.75], dtype=np.float32)  # already the dtype of base
+same = np.array([0.25, 0.5, 0.75], dtype=np.float32)  # already base's dtype
 t, shared = base.new_tensor(same), torch.as_tensor(same, device=device)
 same[0] = -1.0
 print(f"same = {same}\nnew_tensor: {t}\nas_tensor:  {shared}")
+
+# %%
+
+# Checks: the copy owns its memory; as_tensor shares it on the CPU only
 assert not shares_memory(t, torch.from_numpy(same)) and t[0].item() != same[0]
 assert (shared[0].item() == same[0]) == (device.type == "cpu")
 
@@ -84,9 +102,15 @@ x = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     n = base.new_tensor(x)
-assert len(caught) == 1 and issubclass(caught[0].category, UserWarning)
 print(f"{caught[0].category.__name__}: {caught[0].message}")
+print(f"n shares memory with x: {shares_memory(n, x)}")
 print(f"n.is_leaf={n.is_leaf}, n.requires_grad={n.requires_grad}")
+print(f"torch.as_tensor(x) is x: {torch.as_tensor(x) is x}")
+
+# %%
+
+# Checks: one UserWarning; a copy, outside the graph
+assert len(caught) == 1 and issubclass(caught[0].category, UserWarning)
 assert "sourceTensor.detach().clone()" in str(caught[0].message)
 assert not shares_memory(n, x) and torch.as_tensor(x) is x
 assert n.is_leaf and not n.requires_grad and n.grad_fn is None
@@ -98,8 +122,16 @@ with warnings.catch_warnings(record=True):
     warnings.simplefilter("always")
     m = base.new_tensor(x, requires_grad=True)
 (3 * m).sum().backward()
-print(f"m.grad={m.grad}, x.grad={x.grad}")
-assert m.is_leaf and torch.equal(m.grad, torch.full_like(m, 3.0)) and x.grad is None
+print(f"m.is_leaf={m.is_leaf}, m.grad={m.grad}, x.grad={x.grad}")
+
+# %%
+
+# Checks: the gradient stops at the copy
+assert (
+    m.is_leaf
+    and torch.equal(m.grad, torch.full_like(m, 3.0))
+    and x.grad is None
+)
 
 # %%
 # What to write instead
@@ -115,45 +147,110 @@ with warnings.catch_warnings(record=True) as caught:
     c = x.detach().clone()
     like_base = x.detach().to(base, copy=True)
     torch.tensor(x)
-assert len(caught) == 1 and "rather than torch.tensor(" in str(caught[0].message)
+print(f"{len(caught)} warning, from torch.tensor(x):")
 print(f"{caught[0].category.__name__}: {caught[0].message}")
+x64 = x.detach().double()
+print(f"x64.to(base, copy=True) is {x64.to(base, copy=True).dtype}")
+
+# %%
+
+# Checks: only torch.tensor warned; both spellings copy as new_tensor did
+assert len(caught) == 1 and "rather than torch.tensor(" in str(
+    caught[0].message
+)
 assert "sourceTensor.detach().clone()" in str(caught[0].message)
 for alt in (c, like_base):
     assert not shares_memory(alt, x) and torch.equal(alt, n)
     assert alt.is_leaf and not alt.requires_grad
 assert (like_base.dtype, like_base.device) == (n.dtype, n.device)
-x64 = x.detach().double()
 assert (
-    x64.to(base, copy=True).dtype == base.new_tensor(x64.tolist()).dtype == base.dtype
+    x64.to(base, copy=True).dtype
+    == base.new_tensor(x64.tolist()).dtype
+    == base.dtype
 )
 assert x64.to(base, copy=True).device == base.device
 
 # %%
-# A picture of it
-# ---------------
-# The tensors above, coloured by the memory they use: only ``x.detach()`` shares memory
-# with ``x``. ``x`` is shown after the write below, which none of the copies see.
+# A write into ``x`` afterwards reaches none of the copies; only ``x.detach()``, which
+# shares the memory of ``x``, sees it.
 with torch.no_grad():
     x[0] = 10.0
-rows = [("x", x), ("x.detach()", x.detach()), ("base.new_tensor(x)", n)]
-rows += [("x.detach().clone()", c)]
-palette = ["#cfe2f3", "#fce5cd", "#d9ead3", "#ead1dc"]
-drawn = []  # (tensor, colour) for each row drawn so far
-fig, ax = plt.subplots(figsize=(7, 3))
-for row, (name, t) in enumerate(reversed(rows)):
-    shared = [c for other, c in drawn if shares_memory(t, other)]
-    colour = shared[0] if shared else palette[len(drawn)]
-    drawn.append((t, colour))
-    for i, value in enumerate(t.detach().cpu().tolist()):
-        ax.add_patch(plt.Rectangle((i, row), 0.95, 0.8, fc=colour, ec="#444"))
-        ax.text(i + 0.47, row + 0.4, f"{value:g}", ha="center", va="center")
-    ax.text(-0.3, row + 0.4, name, ha="right", va="center")
-    ax.text(3.2, row + 0.4, f"requires_grad={t.requires_grad}", va="center")
-ax.set(xlim=(-3.6, 5.6), ylim=(-0.2, 4), title="new_tensor() copies, detach() shares")
-ax.axis("off")
-plt.show()
+print(f"x = {x}\nx.detach() = {x.detach()}")
+print(f"new_tensor: {n}\ndetach().clone(): {c}")
+
+# %%
+
+# Checks: the copies kept the old value; only x.detach() shares memory with x
 assert x[0].item() != n[0].item() == c[0].item()
-assert len({colour for _, colour in drawn}) == 3  # x and x.detach() share one
+assert shares_memory(x.detach(), x)
+assert not (shares_memory(n, x) or shares_memory(c, x) or shares_memory(n, c))
+
+# %%
+# A picture of it
+# ---------------
+# Drawn from the live tensors above: ``base.new_tensor(arr)`` takes its values from
+# ``arr``, copied into memory of its own, and its dtype and device from ``base``.
+
+# Drawing: the values come from arr, the dtype and device from base
+plt.rcParams["font.size"] = 13
+fig = plt.figure(figsize=(5, 3.5))
+ax = fig.add_axes((0, 0, 1, 1), xlim=(0, 5), ylim=(0, 3.5))  # 1 unit = 1 inch
+ax.axis("off")
+from_arr = base.new_tensor(arr)
+cell, low, high = 0.6, 0.95, 1.75
+
+
+def draw_row(x, values, fill, edge):
+    """A row of boxes, one per value, from x to the right."""
+    for i, value in enumerate(values):
+        ax.add_patch(
+            plt.Rectangle(
+                (x + i * cell, low), cell, high - low, fc=fill, ec=edge, lw=2
+            )
+        )
+        ax.text(
+            x + (i + 0.5) * cell,
+            (low + high) / 2,
+            f"{value:g}",
+            ha="center",
+            va="center",
+            size=15,
+        )
+
+
+def dtype_name(t):
+    return str(t.dtype).removeprefix("torch.")
+
+
+ARROW = {"arrowstyle": "-|>", "lw": 2.2, "color": "#333"}
+draw_row(0.1, arr.tolist(), "#ead1dc", "#741b47")
+ax.text(1.0, low - 0.15, f"arr\n{arr.dtype}", ha="center", va="top", size=14)
+draw_row(3.1, from_arr.cpu().tolist(), "#cfe2f3", "#1f4e79")
+ax.text(
+    3.75,
+    low - 0.15,
+    f"base.new_tensor(arr)\n{dtype_name(from_arr)}",
+    ha="center",
+    va="top",
+    size=14,
+)
+ax.annotate("", (3.1, 1.35), (0.1 + 3 * cell, 1.35), arrowprops=ARROW)
+ax.text(2.5, 1.45, "copied", ha="center", va="bottom", size=15)
+ax.add_patch(
+    plt.Rectangle((2.7, 2.55), 2.2, 0.8, fc="#fff2cc", ec="#7f6000", lw=2)
+)
+where = f"{dtype_name(base)} on {base.device.type}"
+ax.text(3.8, 2.95, f"base\n{where}", ha="center", va="center", size=15)
+ax.annotate("", (4.0, high), (4.0, 2.55), arrowprops=ARROW)
+ax.text(3.9, 2.15, "dtype,\ndevice", ha="right", va="center", size=13)
+plt.show()
+
+# %%
+
+# Checks: the drawn result copies arr's values, in base's dtype and device
+assert torch.equal(from_arr.cpu(), torch.from_numpy(arr).float())
+assert (from_arr.dtype, from_arr.device) == (base.dtype, base.device)
+assert not shares_memory(from_arr, torch.from_numpy(arr))
 
 # %%
 # Use it when, use instead

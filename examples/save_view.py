@@ -2,8 +2,9 @@
 ``torch.save`` of a view saves its whole storage
 ================================================
 
-:func:`torch.save` writes a view's whole storage, however few elements the view shows:
-save :meth:`~torch.Tensor.clone` of a small slice to save only the slice.
+However few elements a view shows, its file holds every byte of the storage
+beneath it: save :meth:`~torch.Tensor.clone` of a small slice to write only the
+slice.
 """
 
 # %%
@@ -12,6 +13,8 @@ save :meth:`~torch.Tensor.clone` of a small slice to save only the slice.
 # The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
 # available, else on the CPU. Every file goes into a temporary folder, removed once
 # the files have been measured and loaded back.
+
+# Setup: the device, a temporary folder, a memory test, and a save helper
 import os
 import tempfile
 
@@ -19,7 +22,8 @@ import matplotlib.pyplot as plt
 import torch
 
 device = torch.device(
-    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+    os.environ.get("TORCH_DEVICE")
+    or ("cuda" if torch.cuda.is_available() else "cpu")
 )
 print(f"torch {torch.__version__} on {device}")
 folder = tempfile.TemporaryDirectory()
@@ -61,6 +65,11 @@ row = x[0]
 storage_bytes = row.untyped_storage().nbytes()
 shown = row.numel() * row.element_size()
 print(f"x[0] shows {shown:,} bytes of a storage of {storage_bytes:,}")
+print(f"x[0]._base is x: {row._base is x}")
+
+# %%
+
+# Checks: a view of 1,000 of x's 1,000,000 float32 numbers
 assert x.dtype == torch.float32 and x.numel() == 1000 * row.numel()
 assert row.numel() == 1000 and row._base is x  # a view of x
 assert shares_memory(row, x) and storage_bytes == x.numel() * x.element_size()
@@ -78,6 +87,10 @@ sizes = {
 }
 for name, size in sizes.items():
     print(f"{name:14} {size:>10,} bytes")
+
+# %%
+
+# Checks: the row's file about the size of x's; the clone's a hundredth or less
 assert sizes["x[0]"] >= storage_bytes, "the row's file should hold its storage"
 assert abs(sizes["x[0]"] - sizes["x"]) < sizes["x"] / 100
 assert sizes["x[0].clone()"] < sizes["x[0]"] / 100
@@ -87,15 +100,30 @@ assert not shares_memory(clone, x)
 # %%
 # Fewer elements make no difference: a view of one element, or of none at all, takes
 # the whole storage into its file as well.
-for few in (x[0, :1], x[0, :0]):
-    assert os.path.getsize(save(few, "few.pt")) >= storage_bytes
+few_sizes = {}
+for n in (1, 0):
+    few_sizes[n] = os.path.getsize(save(x[0, :n], "few.pt"))
+    print(f"x[0, :{n}] makes a file of {few_sizes[n]:,} bytes")
+
+# %%
+
+# Checks: each file holds the whole storage
+for size in few_sizes.values():
+    assert size >= storage_bytes
 
 # %%
 # :meth:`~torch.Tensor.contiguous` would not have helped: the row is contiguous
 # already, so ``contiguous()`` returns the row itself, storage and all. So does any
 # slice of consecutive whole rows, such as ``x[2:5]``.
-assert row.is_contiguous() and row.contiguous() is row
 rows = x[2:5]
+print(f"contiguous already: {row.is_contiguous()}, {rows.is_contiguous()}")
+print(f"x[0].contiguous() is x[0]: {row.contiguous() is row}")
+print(f"x[2:5].contiguous() is x[2:5]: {rows.contiguous() is rows}")
+
+# %%
+
+# Checks: contiguous() hands back the view itself
+assert row.is_contiguous() and row.contiguous() is row
 assert rows.is_contiguous() and rows.contiguous() is rows
 
 # %%
@@ -106,6 +134,10 @@ print(
     f"loaded: shape {tuple(loaded.shape)}, "
     f"storage {loaded.untyped_storage().nbytes():,} bytes"
 )
+
+# %%
+
+# Checks: the row's shape over the whole storage
 assert loaded.shape == row.shape
 assert loaded.untyped_storage().nbytes() == storage_bytes
 
@@ -118,9 +150,14 @@ assert loaded.untyped_storage().nbytes() == storage_bytes
 sizes["(x, x[0])"] = os.path.getsize(save((x, row), "both.pt"))
 x_back, row_back = torch.load(os.path.join(folder.name, "both.pt"))
 print(f"x and x[0] in one file: {sizes['(x, x[0])']:,} bytes")
+row_back[0] = 7.0
+print(f"after row_back[0] = 7.0: x_back[0, 0] = {x_back[0, 0].item()}")
+
+# %%
+
+# Checks: the storage written once, and loaded as one
 assert storage_bytes <= sizes["(x, x[0])"] < 2 * storage_bytes  # written once
 assert shares_memory(x_back, row_back)
-row_back[0] = 7.0
 assert x_back[0, 0].item() == 7.0
 
 # %%
@@ -128,6 +165,12 @@ assert x_back[0, 0].item() == 7.0
 x_alone = torch.load(os.path.join(folder.name, "x.pt"))
 row_alone = torch.load(os.path.join(folder.name, "row.pt"))
 row_alone[0] = 7.0
+print(f"after row_alone[0] = 7.0: x_alone[0, 0] = {x_alone[0, 0].item()}")
+print(f"they share memory: {shares_memory(x_alone, row_alone)}")
+
+# %%
+
+# Checks: two storages; then the files are removed
 assert not shares_memory(x_alone, row_alone) and x_alone[0, 0].item() == 0.0
 folder.cleanup()
 assert not os.path.exists(folder.name)  # the files are gone
@@ -136,23 +179,46 @@ assert not os.path.exists(folder.name)  # the files are gone
 # %%
 # The file sizes, drawn
 # ---------------------
-# Each bar is a file measured above; the scale is logarithmic.
+# Each bar is a file measured above, on a linear scale: the clone's file is too
+# small to see next to the others.
+
+
+# Drawing: one bar per file, its name and size written on it
 def readable(size):
     """A file size in kB or MB, for the labels on the bars."""
     return f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1e3:.1f} kB"
 
 
-fig, ax = plt.subplots(figsize=(7, 4.2))
-colors = ["#1f4e79", "#c0504d", "#4f9a3a", "#8064a2"]
-names = [name.replace("(x, x[0])", "x and x[0]\ntogether") for name in sizes]
-bars = ax.bar(names, list(sizes.values()), color=colors)
-ax.bar_label(bars, labels=[readable(s) for s in sizes.values()], fontsize=13)
-ax.set_yscale("log")
-ax.set_ylim(1e3, max(sizes.values()) * 8)
-ax.set_ylabel("file size (bytes)", fontsize=13)
-ax.tick_params(labelsize=13)
-ax.set_title("torch.save(x[0]) writes all of x", fontsize=15)
-fig.tight_layout()
+plt.rcParams["font.size"] = 13
+fig, ax = plt.subplots(figsize=(5, 3.5))
+colours = [
+    ("#cfe2f3", "#1f4e79"),
+    ("#f4cccc", "#990000"),
+    ("#d9ead3", "#38761d"),
+    ("#d9d2e9", "#351c75"),
+]
+names = {"(x, x[0])": "x and x[0], one file"}
+largest = max(sizes.values()) / 1e6
+for k, ((name, size), (fill, edge)) in enumerate(
+    zip(sizes.items(), colours, strict=True)
+):
+    megabytes = size / 1e6
+    ax.barh(k, megabytes, height=0.72, color=fill, edgecolor=edge, lw=2)
+    label = f"{names.get(name, name)}: {readable(size)}"
+    inside = megabytes > largest / 2
+    ax.text(
+        largest * 0.03 if inside else megabytes + largest * 0.03,
+        k,
+        label,
+        va="center",
+        size=15,
+    )
+ax.invert_yaxis()  # the first file on top
+ax.set_yticks([])
+ax.set_xlim(0, largest * 1.05)
+ax.set_xlabel("file size (MB)")
+ax.spines[["top", "right", "left"]].set_visible(False)
+fig.tight_layout(pad=0.3)
 plt.show()
 
 # %%
