@@ -2,9 +2,9 @@
 ``torch.from_numpy()`` and ``Tensor.numpy()``: one buffer, two names
 =====================================================================
 
-:func:`torch.from_numpy` and :meth:`torch.Tensor.numpy` (without ``force=True``) never
-copy: the array and the CPU tensor share one buffer, so a write through either is seen by
-the other.
+Neither call copies (``numpy()`` without ``force=True``): the NumPy array and
+the CPU tensor read and write the same bytes, so a write through either is seen
+by the other.
 """
 
 # %%
@@ -12,6 +12,8 @@ the other.
 # -----
 # The script runs on ``TORCH_DEVICE`` when set, else on CUDA when available, else on
 # CPU. NumPy lives in host memory, so sharing with it always happens on the CPU.
+
+# Setup: the device, a test of shared memory, and a helper for expected errors
 import os
 import warnings
 
@@ -20,7 +22,8 @@ import numpy as np
 import torch
 
 device = torch.device(
-    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+    os.environ.get("TORCH_DEVICE")
+    or ("cuda" if torch.cuda.is_available() else "cpu")
 )
 print(f"torch {torch.__version__}, numpy {np.__version__}, on {device}")
 
@@ -64,11 +67,15 @@ a = np.arange(4.0)
 t = torch.from_numpy(a)
 shared = np.shares_memory(t.numpy(), a)
 print(f"t is a {t.dtype} tensor; it shares memory with a: {shared}")
-assert shared and t.untyped_storage().data_ptr() == a.ctypes.data
-assert t.untyped_storage().nbytes() == a.nbytes  # the storage is exactly the buffer
 t[0] = 10.0
 a[1] = 20.0
 print(a, t, sep="\n")
+
+# %%
+
+# Checks: the storage is exactly the array's buffer; both writes crossed
+assert shared and t.untyped_storage().data_ptr() == a.ctypes.data
+assert t.untyped_storage().nbytes() == a.nbytes
 assert a[0] == 10.0 and t[1].item() == 20.0
 assert t.dtype == torch.float64 and torch.get_default_dtype() == torch.float32
 
@@ -81,10 +88,17 @@ assert t.dtype == torch.float64 and torch.get_default_dtype() == torch.float32
 # keeps its own version counter: autograd would not see a write through the other.
 u = torch.from_numpy(a[2:])
 gap = u.untyped_storage().data_ptr() - t.untyped_storage().data_ptr()
-print(f"u's storage starts {gap} bytes into t's; shares memory: {shares_memory(u, t)}")
-assert gap == 2 * a.itemsize and shares_memory(u, t)
+print(f"u's storage starts {gap} bytes into t's")
+print(f"u shares memory with t: {shares_memory(u, t)}")
 u[0] = -2.0
-assert t[2].item() == -2.0 and u._version == 1 and t._version == 1  # t[0] = 10 above
+print(f"after u[0] = -2: t = {t}")
+print(f"versions: u {u._version}, t {t._version} (from t[0] = 10 above)")
+
+# %%
+
+# Checks: 16 bytes apart, overlapping, the write crossed, one version each
+assert gap == 2 * a.itemsize and shares_memory(u, t)
+assert t[2].item() == -2.0 and u._version == 1 and t._version == 1
 
 # %%
 # So a write through one such tensor goes unnoticed by autograd when it changes a value
@@ -94,7 +108,12 @@ leaf = torch.from_numpy(weights).requires_grad_()
 loss = (leaf * leaf).sum()  # saves leaf for the backward pass
 torch.from_numpy(weights[1:])[0] = 10.0  # another storage over the same buffer
 loss.backward()
-print(f"gradient {leaf.grad.tolist()}; at the values the loss saw: [2.0, 2.0, 2.0]")
+print(f"gradient {leaf.grad.tolist()}")
+print("at the values the loss saw: [2.0, 2.0, 2.0]")
+
+# %%
+
+# Checks: no error, and the gradient uses the overwritten value
 assert leaf.grad.tolist() == [2.0, 20.0, 2.0]
 
 # %%
@@ -104,17 +123,26 @@ assert leaf.grad.tolist() == [2.0, 20.0, 2.0]
 # the array's dtype and device; for this array, asking for another dtype or for a GPU
 # makes a copy.
 copies = {
-    "torch.from_numpy(a)": torch.from_numpy(a),
-    "torch.as_tensor(a)": torch.as_tensor(a),
-    "torch.tensor(a)": torch.tensor(a),
-    "torch.as_tensor(a, dtype=float32)": torch.as_tensor(a, dtype=torch.float32),
-    f"torch.as_tensor(a, device='{device.type}')": torch.as_tensor(a, device=device),
+    "from_numpy(a)": torch.from_numpy(a),
+    "as_tensor(a)": torch.as_tensor(a),
+    "tensor(a)": torch.tensor(a),
+    "as_tensor(a, dtype=float32)": torch.as_tensor(a, dtype=torch.float32),
+    f"as_tensor(a, device='{device.type}')": torch.as_tensor(a, device=device),
 }
 before = {name: c.cpu().clone() for name, c in copies.items()}
 a[3] = -1.0  # a write into the array: who sees it?
-shares = {name: not torch.equal(c.cpu(), before[name]) for name, c in copies.items()}
-print(*(f"{name:42} shares: {s}" for name, s in shares.items()), sep="\n")
-assert list(shares.values()) == [True, True, False, False, device.type == "cpu"]
+for name, c in copies.items():
+    shares = not torch.equal(c.cpu(), before[name])
+    print(f"torch.{name:32} shares: {shares}")
+
+# %%
+
+# Checks: which constructors saw the write
+shares = {
+    name: not torch.equal(c.cpu(), before[name]) for name, c in copies.items()
+}
+expected = [True, True, False, False, device.type == "cpu"]
+assert list(shares.values()) == expected
 
 # %%
 # ``numpy()`` and autograd
@@ -124,7 +152,7 @@ assert list(shares.values()) == [True, True, False, False, device.type == "cpu"]
 # the tensor: a write into the array changes the parameter. On the CPU, ``numpy()``
 # under :class:`torch.no_grad` is one more such way. Add ``.copy()`` to be independent.
 w = torch.zeros(4, device=device, requires_grad=True)
-assert "requires grad" in error_of(lambda: w.cpu().numpy())
+refusal = error_of(lambda: w.cpu().numpy())
 arrays = {
     "w.numpy(force=True)": w.numpy(force=True),
     "w.detach().cpu().numpy()": w.detach().cpu().numpy(),
@@ -136,8 +164,12 @@ if device.type == "cpu":
 for i, array in enumerate(arrays.values()):
     array[i] = i + 1.0  # each array writes its own element: which reach w?
 print(f"w after the writes: {w}")
-shares |= {name: w[i].item() == i + 1.0 for i, name in enumerate(arrays)}
-aliases = [name for name in arrays if shares[name]]
+
+# %%
+
+# Checks: refused with grad; on the CPU every way but .copy() aliases w
+assert "requires grad" in refusal
+aliases = [name for i, name in enumerate(arrays) if w[i].item() == i + 1.0]
 assert aliases == [
     name for name in arrays if "copy()" not in name and device.type == "cpu"
 ]
@@ -147,9 +179,16 @@ assert aliases == [
 # ``.cpu()`` first. A CUDA run shows it with a GPU tensor. A CPU run shows it with a
 # ``meta`` tensor, which holds no values at all, so for it ``.cpu()`` fails too.
 elsewhere = torch.empty(3, device=device if device.type == "cuda" else "meta")
-assert "Use Tensor.cpu()" in error_of(lambda: elsewhere.numpy(), TypeError)
+numpy_message = error_of(lambda: elsewhere.numpy(), TypeError)
 if elsewhere.is_meta:
-    assert "no data" in error_of(lambda: elsewhere.cpu(), NotImplementedError)
+    cpu_message = error_of(lambda: elsewhere.cpu(), NotImplementedError)
+
+# %%
+
+# Checks: the messages
+assert "Use Tensor.cpu()" in numpy_message
+if elsewhere.is_meta:
+    assert "no data" in cpu_message
 
 # %%
 # Arrays PyTorch cannot wrap safely
@@ -157,18 +196,29 @@ if elsewhere.is_meta:
 # A read-only array is shared anyway, with a warning that calls a write through the
 # tensor undefined behaviour. Here, where only the flag protects the array's memory, the
 # write lands in the "read-only" array.
+
+# Setup: a read-only array, and a record of warnings shown every time
 frozen = np.arange(3.0)
 frozen.setflags(write=False)
 warn_always = torch.is_warn_always_enabled()
 torch.set_warn_always(True)  # this warning is otherwise shown once per process
-with warnings.catch_warnings(record=True) as caught:
+caught = warnings.catch_warnings(record=True)
+
+# %%
+with caught as shown:
     warnings.simplefilter("always")
     thawed = torch.from_numpy(frozen)
-torch.set_warn_always(warn_always)
-print(f"UserWarning: {caught[0].message}")
-assert caught[0].category is UserWarning and "not writable" in str(caught[0].message)
+print(f"{shown[0].category.__name__}: {shown[0].message}")
 thawed[0] = 7.0
 print(f"frozen array after a write through the tensor: {frozen}")
+print(f"writeable flag: {frozen.flags.writeable}")
+
+# %%
+
+# Checks: a UserWarning, and the write landed
+torch.set_warn_always(warn_always)
+message = str(shown[0].message)
+assert shown[0].category is UserWarning and "not writable" in message
 assert frozen[0] == 7.0 and not frozen.flags.writeable
 
 # %%
@@ -178,26 +228,54 @@ assert frozen[0] == 7.0 and not frozen.flags.writeable
 # gives the reversed values too, in new memory.
 a = np.arange(6.0)
 message = error_of(lambda: torch.from_numpy(a[::-1]), ValueError)
-assert "negative" in message and "array.copy()" in message
-reversed_copy, every_other = torch.from_numpy(a[::-1].copy()), torch.from_numpy(a[::2])
+reversed_copy = torch.from_numpy(a[::-1].copy())
+every_other = torch.from_numpy(a[::2])
 flipped = torch.flip(torch.from_numpy(a), [0])
-print(f"copy of a[::-1]: {reversed_copy}; a[::2] strides {every_other.stride()}")
+print(f"copy of a[::-1]: {reversed_copy}")
+print(f"torch.flip:      {flipped}")
+print(f"a[::2] strides {every_other.stride()}")
+print(f"shares memory with a: {np.shares_memory(every_other.numpy(), a)}")
+
+# %%
+
+# Checks: refused with advice; a[::2] shares; the copy and the flip do not
+assert "negative" in message and "array.copy()" in message
 assert np.shares_memory(every_other.numpy(), a)
 assert not np.shares_memory(reversed_copy.numpy(), a)
-assert torch.equal(flipped, reversed_copy) and not np.shares_memory(flipped.numpy(), a)
+assert torch.equal(flipped, reversed_copy)
+assert not np.shares_memory(flipped.numpy(), a)
 
 # %%
 # A picture of it
 # ---------------
-# The conversions whose sharing a write tested above, and whether the write reached the
-# other side on this run: array to tensor above the line, tensor to array below it.
-fig, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
-ax.barh(list(shares), 1, color=["#6aa84f" if s else "#cccccc" for s in shares.values()])
-for i, s in enumerate(shares.values()):
-    ax.text(0.5, i, "shares memory" if s else "copies", ha="center", va="center")
-ax.axhline(len(copies) - 0.5, color="black")
-ax.invert_yaxis()
-ax.set(xticks=[], title=f"Shared or copied? Measured on {device}")
+# The buffer of the first array, with the values it holds now, read from ``t``:
+# ``a`` and ``t`` cover all of it, ``u`` starts the measured 16 bytes in.
+
+
+# Drawing: one buffer, and the span each name covers
+def span(ax, y, first, last, label):
+    ax.plot([first, last], [y, y], color="#333333", lw=2)
+    for end in (first, last):
+        ax.plot([end, end], [y - 0.12, y + 0.12], color="#333333", lw=2)
+    ax.text(last, y + 0.18, label, ha="right", va="bottom")
+
+
+plt.rcParams["font.size"] = 13
+fig, ax = plt.subplots(figsize=(5, 3.5))
+cells = t.tolist()
+for i, value in enumerate(cells):
+    ax.add_patch(
+        plt.Rectangle((i, 2), 0.96, 1.1, fc="#d9ead3", ec="#38761d", lw=2)
+    )
+    ax.text(i + 0.48, 2.55, f"{value:g}", ha="center", va="center", size=18)
+    ax.text(i + 0.48, 1.75, f"byte {i * t.element_size()}", ha="center")
+span(ax, 3.5, 0, len(cells) - 0.04, "a: NumPy array, float64")
+span(ax, 0.9, 0, len(cells) - 0.04, "t = torch.from_numpy(a)")
+first = gap // t.element_size()
+span(ax, -0.2, first, first + u.numel() - 0.04, "u = torch.from_numpy(a[2:])")
+ax.set(xlim=(-0.1, len(cells) + 0.1), ylim=(-0.35, 4.15))
+ax.axis("off")
+fig.tight_layout(pad=0.2)
 plt.show()
 
 # %%

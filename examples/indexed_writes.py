@@ -2,11 +2,10 @@
 Indexed writes: ``x[idx] += v`` versus ``index_put_(accumulate=True)``
 ======================================================================
 
-With an index that repeats a position, :meth:`torch.Tensor.index_put_` with
-``accumulate=True`` and :meth:`torch.Tensor.index_add_` add ``v`` there once per
-occurrence, while ``x[idx] += v``, with ``v`` a number, adds it once on the CPU, and
-the documentation leaves that result undefined; ``x[idx].add_(v)`` does not change
-``x`` at all.
+Where the index lists a position several times, ``accumulate=True`` (and
+:meth:`~torch.Tensor.index_add_`) adds ``v`` there once per listing; ``+=``
+with a number ``v`` adds it once on the CPU, a result the documentation leaves
+undefined, and ``x[idx].add_(v)`` leaves ``x`` unchanged.
 """
 
 # %%
@@ -14,13 +13,16 @@ the documentation leaves that result undefined; ``x[idx].add_(v)`` does not chan
 # -----
 # The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
 # available, else on the CPU.
+
+# Setup: the device, and a test of whether two tensors share memory
 import os
 
 import matplotlib.pyplot as plt
 import torch
 
 device = torch.device(
-    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+    os.environ.get("TORCH_DEVICE")
+    or ("cuda" if torch.cuda.is_available() else "cpu")
 )
 print(f"torch {torch.__version__} on {device}")
 
@@ -53,6 +55,10 @@ idx = torch.tensor([0, 0, 0, 2, 3, 3], device=device)
 counts = torch.bincount(idx, minlength=5).float()
 ones = torch.ones(len(idx), device=device)
 print(f"times listed: {counts.tolist()}")
+
+# %%
+
+# Checks: the counts
 assert counts.tolist() == [3.0, 0.0, 1.0, 2.0, 0.0]
 
 # %%
@@ -64,15 +70,24 @@ assert counts.tolist() == [3.0, 0.0, 1.0, 2.0, 0.0]
 # the same method writes into ``x``.
 x = torch.zeros(5, device=device)
 picked = x[idx]
-assert not shares_memory(picked, x) and picked.shape == idx.shape
+print(f"x[idx] shares memory with x: {shares_memory(picked, x)}")
 picked.add_(1.0)
-assert torch.equal(picked, ones)  # the copy changed
+print(f"after picked.add_(1): picked = {picked.tolist()}")
 x[idx].add_(1.0)
 print(f"after x[idx].add_(1): x = {x.tolist()}")
-assert torch.equal(x, torch.zeros(5, device=device))
+unchanged = x.clone()
 window = x[1:3]
-assert shares_memory(window, x)
+print(f"x[1:3] shares memory with x: {shares_memory(window, x)}")
 window.add_(1.0)
+print(f"after x[1:3].add_(1): x = {x.tolist()}")
+
+# %%
+
+# Checks: the indexed result is a copy, the slice a view
+assert not shares_memory(picked, x) and picked.shape == idx.shape
+assert torch.equal(picked, ones)  # the copy changed
+assert torch.equal(unchanged, torch.zeros(5, device=device))
+assert shares_memory(window, x)
 assert x.tolist() == [0.0, 1.0, 1.0, 0.0, 0.0]
 
 
@@ -86,6 +101,9 @@ assert x.tolist() == [0.0, 1.0, 1.0, 0.0, 0.0]
 # listed position ends at 1. The documentation of ``index_put_``, which the assignment
 # calls, leaves the result undefined for repeated indices without ``accumulate``, so
 # on CUDA only the positions listed once or never are checked.
+
+
+# Setup: a mode that logs the name of each PyTorch call
 class CallLog(torch.overrides.TorchFunctionMode):
     """Record the name of every PyTorch function called inside the block."""
 
@@ -98,17 +116,27 @@ class CallLog(torch.overrides.TorchFunctionMode):
         return func(*args, **(kwargs or {}))
 
 
+# %%
 plus_equals = torch.zeros(5, device=device)
 with CallLog() as calls:
     plus_equals[idx] += 1.0
-assert calls.names == ["__getitem__", "add_", "__setitem__"]
-print(f"x[idx] += 1:                 {plus_equals.tolist()}")
+print(f"calls: {calls.names}")
+print(f"x[idx] += 1: {plus_equals.tolist()}")
 by_hand = torch.zeros(5, device=device)
 t = by_hand[idx]
 t += 1.0
-assert torch.equal(t, ones)  # one element per index, each 0 + 1
-assert not shares_memory(t, by_hand) and not by_hand.any()  # not written yet
+print(f"t = x[idx]; t += 1 gives t = {t.tolist()}")
+print(f"t shares memory with x: {shares_memory(t, by_hand)}")
+before_write = by_hand.clone()
 by_hand[idx] = t
+print(f"then x[idx] = t:   {by_hand.tolist()}")
+
+# %%
+
+# Checks: the three calls, the copy, the recorded call, the documentation
+assert calls.names == ["__getitem__", "add_", "__setitem__"]
+assert torch.equal(t, ones)  # one element per index, each 0 + 1
+assert not shares_memory(t, by_hand) and not before_write.any()
 recorded = torch.zeros(5, device=device, requires_grad=True) * 1.0
 recorded[idx] = 1.0  # autograd names the call it records
 assert type(recorded.grad_fn).__name__ == "IndexPutBackward0"
@@ -130,41 +158,62 @@ else:
 # Both add into ``x`` itself, once for every entry of the index, on every device:
 # each position ends at the number of times it was listed.
 accumulated = torch.zeros(5, device=device)
-assert accumulated.index_put_((idx,), ones, accumulate=True) is accumulated
+returned_put = accumulated.index_put_((idx,), ones, accumulate=True)
 added = torch.zeros(5, device=device)
-assert added.index_add_(0, idx, ones) is added
+returned_add = added.index_add_(0, idx, ones)
 print(f"index_put_(accumulate=True): {accumulated.tolist()}")
 print(f"index_add_(0, idx, ones):    {added.tolist()}")
+
+# %%
+
+# Checks: both write into x itself, once per listing
+assert returned_put is accumulated
+assert returned_add is added
 assert torch.equal(accumulated, counts)
 assert torch.equal(added, counts)
 
 # %%
 # Side by side
 # ------------
-# Each group of bars is one position of ``x``: how often the index lists it, and what
-# each method left there, read from the tensors above.
-results = {  # name: (values, colour)
-    "times listed in idx": (counts, "#bbbbbb"),
-    "x[idx] += 1": (plus_equals, "#d62728"),
-    "index_put_(..., accumulate=True)": (accumulated, "#1f77b4"),
-    "index_add_(0, idx, ones)": (added, "#2ca02c"),
+# Each position of ``x`` after adding 1 at every entry of ``idx``, read from the
+# tensors above: one square per unit added. ``index_add_`` left the same values
+# as ``index_put_(accumulate=True)``.
+
+# %%
+
+# Checks: the two accumulating methods agree, as the figure's label says
+assert torch.equal(added, accumulated)
+
+# %%
+
+# Drawing: the value at each position, as a stack of unit squares
+results = {  # label: (values, fill, edge)
+    "x[idx] += 1": (plus_equals, "#f4cccc", "#990000"),
+    "accumulate=True": (accumulated, "#cfe2f3", "#1f4e79"),
 }
-fig, ax = plt.subplots(figsize=(9, 5.2))
-width = 0.2
-for k, (name, (values, colour)) in enumerate(results.items()):
-    positions = [p + (k - 1.5) * width for p in range(5)]
-    heights = values.cpu().tolist()
-    ax.bar(positions, heights, width, label=name, color=colour)
-    for p, h in zip(positions, heights, strict=True):
-        ax.text(p, h + 0.05, f"{h:g}", ha="center", va="bottom", fontsize=12)
-ax.set_xticks(range(5), [f"x[{p}]" for p in range(5)], fontsize=14)
-ax.set_yticks(range(4))
-ax.tick_params(axis="y", labelsize=12)
-ax.set_ylim(0, 4)
-ax.set_ylabel("times listed, or value after adding", fontsize=13)
-ax.set_title(f"Adding 1 at idx = {idx.tolist()}", fontsize=15)
-ax.legend(fontsize=12, loc="upper right")
-fig.tight_layout()
+plt.rcParams["font.size"] = 13
+fig, ax = plt.subplots(figsize=(5, 3.5))
+for k, (label, (values, fill, edge)) in enumerate(results.items()):
+    for p, value in enumerate(values.cpu().tolist()):
+        left = p * 2.6 + k * 1.1
+        for level in range(round(value)):
+            ax.add_patch(
+                plt.Rectangle((left, level), 1, 0.94, fc=fill, ec=edge)
+            )
+        ax.text(
+            left + 0.5, value + 0.1, f"{value:g}", ha="center", va="bottom"
+        )
+    ax.add_patch(plt.Rectangle((k * 6.5, 4.55), 0.8, 0.6, fc=fill, ec=edge))
+    ax.text(k * 6.5 + 1, 4.85, label, va="center")
+ax.set_xticks(
+    [p * 2.6 + 1.05 for p in range(5)], [f"x[{p}]" for p in range(5)]
+)
+ax.tick_params(length=0)
+ax.set_yticks([])
+ax.spines[["left", "right", "top"]].set_visible(False)
+ax.set(xlim=(-0.2, 12.6), ylim=(0, 5.2))
+ax.text(12.6, 3.9, f"idx = {idx.tolist()}", ha="right", va="center")
+fig.tight_layout(pad=0.2)
 plt.show()
 
 # %%

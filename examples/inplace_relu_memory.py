@@ -2,15 +2,20 @@
 In-place ReLU: the memory it saves, and when it breaks backward
 ===============================================================
 
-:func:`torch.nn.functional.relu_` overwrites its input instead of allocating an output,
-which is only safe where autograd does not need that input, and in the network below
-saves a passing peak of the forward pass, not the memory held for backward.
+Overwriting the input instead of allocating an output is safe only where
+autograd does not need that input, and in the network below it lowers a passing
+peak of the forward pass, not the memory held for backward.
 """
 
 # %%
 # Setup
 # -----
 # The script runs on ``TORCH_DEVICE`` when set, else on CUDA when available, else CPU.
+# ``measure`` runs a call and returns the bytes it allocated on the device: the
+# peak above the start, and the net change; ``counted_bytes`` gives the range the
+# allocator can report for tensors of given sizes.
+
+# Setup: the device, a test of shared memory, and the memory measurements
 import json
 import os
 import tempfile
@@ -23,7 +28,8 @@ from torch import nn
 from torch.profiler import ProfilerActivity, profile
 
 device = torch.device(
-    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+    os.environ.get("TORCH_DEVICE")
+    or ("cuda" if torch.cuda.is_available() else "cpu")
 )
 print(f"torch {torch.__version__} on {device}")
 MiB = 2**20
@@ -64,7 +70,9 @@ def measure(fn, device: torch.device) -> tuple[object, int, int]:
         torch.cuda.synchronize(device)
         peak = torch.cuda.max_memory_allocated(device) - start
         return result, peak, torch.cuda.memory_allocated(device) - start
-    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+    with profile(
+        activities=[ProfilerActivity.CPU], profile_memory=True
+    ) as prof:
         result = fn()
     with tempfile.TemporaryDirectory() as folder:
         trace = os.path.join(folder, "trace.json")
@@ -74,7 +82,8 @@ def measure(fn, device: torch.device) -> tuple[object, int, int]:
     memory = [
         event
         for event in events
-        if event.get("name") == "[memory]" and event["args"]["Device Type"] == 0
+        if event.get("name") == "[memory]"
+        and event["args"]["Device Type"] == 0
     ]
     if not memory:
         return result, 0, 0
@@ -82,7 +91,11 @@ def measure(fn, device: torch.device) -> tuple[object, int, int]:
     first = min(memory, key=lambda event: event["ts"])["args"]
     start = first["Total Allocated"] - first["Bytes"]
     peak = max(event["args"]["Total Allocated"] for event in memory) - start
-    return result, max(peak, 0), sum(event["args"]["Bytes"] for event in memory)
+    return (
+        result,
+        max(peak, 0),
+        sum(event["args"]["Bytes"] for event in memory),
+    )
 
 
 def counted_bytes(sizes: list[int], device: torch.device) -> tuple[int, int]:
@@ -110,18 +123,37 @@ def counted_bytes(sizes: list[int], device: torch.device) -> tuple[int, int]:
 # that a large block may keep, a remainder too small to split off for reuse.
 x = torch.randn(10_000, 10_000, device=device)
 theory = x.numel() * x.element_size()
-least, most = counted_bytes([theory], device)
-print(f"{x.dtype}: {x.numel()} x {x.element_size()} bytes = {theory / MiB:.2f} MiB")
+print(f"{x.numel()} x {x.element_size()} bytes = {theory / MiB:.2f} MiB")
 out = F.relu(x)
-assert not shares_memory(out, x) and out.untyped_storage().nbytes() == theory
+out_shares, out_nbytes = shares_memory(out, x), out.untyped_storage().nbytes()
+print(f"F.relu(x) shares memory with x: {out_shares}")
+print(f"its storage: {out_nbytes / MiB:.2f} MiB")
 del out
-assert F.relu_(x) is x and x.min().item() == 0.0
+returned_x = F.relu_(x) is x
+print(f"F.relu_(x) is x: {returned_x}; smallest value {x.min().item()}")
+
+# %%
+
+# Checks: new memory out of place, the input itself in place
+assert not out_shares and out_nbytes == theory
+assert returned_x and x.min().item() == 0.0
+
+# %%
+# Both spellings of each, measured:
 out_of_place = {"F.relu(x)": F.relu, "nn.ReLU()(x)": nn.ReLU()}
-in_place = {"F.relu_(x)": F.relu_, "nn.ReLU(inplace=True)(x)": nn.ReLU(inplace=True)}
+in_place = {
+    "F.relu_(x)": F.relu_,
+    "nn.ReLU(inplace=True)(x)": nn.ReLU(inplace=True),
+}
 measured = {}
 for name, fn in (out_of_place | in_place).items():
     measured[name] = peak = measure(partial(fn, x), device)[1]
-    print(f"{name:25} {peak / MiB:7.2f} MiB, measured / theory = {peak / theory:.4f}")
+    print(f"{name:25} {peak / MiB:7.2f} MiB, / theory {peak / theory:.4f}")
+
+# %%
+
+# Checks: out of place allocates one output, in place nothing
+least, most = counted_bytes([theory], device)
 assert all(least <= measured[name] <= most for name in out_of_place)
 assert all(measured[name] == 0 for name in in_place)
 
@@ -133,14 +165,25 @@ assert all(measured[name] == 0 for name in in_place)
 # :func:`torch.cuda.memory_reserved` (the cache) does not, and
 # :func:`torch.cuda.mem_get_info` counts what the whole device has in use, the cache
 # included. A CUDA run prints the three and checks that order.
-if device.type == "cuda":  # the outputs measured above are freed: only x is live
+if device.type == "cuda":  # the outputs measured above are freed: x is live
     free, total = torch.cuda.mem_get_info()
-    allocated, reserved = torch.cuda.memory_allocated(), torch.cuda.memory_reserved()
-    print(f"allocated {allocated / MiB:.0f} MiB, reserved {reserved / MiB:.0f} MiB")
+    allocated = torch.cuda.memory_allocated()
+    reserved = torch.cuda.memory_reserved()
+    print(f"allocated {allocated / MiB:.0f} MiB")
+    print(f"reserved {reserved / MiB:.0f} MiB")
     print(f"in use on the whole device {(total - free) / MiB:.0f} MiB")
-    assert reserved - allocated >= theory and reserved <= total - free
     torch.cuda.empty_cache()  # hands the cached blocks back to the driver
-    assert torch.cuda.memory_reserved() <= reserved - 0.99 * theory
+    emptied = torch.cuda.memory_reserved()
+    print(f"reserved after empty_cache() {emptied / MiB:.0f} MiB")
+else:
+    print("skipped: this run is on the CPU")
+
+# %%
+
+# Checks: allocated <= reserved <= in use on the device; the cache emptied
+if device.type == "cuda":
+    assert reserved - allocated >= theory and reserved <= total - free
+    assert emptied <= reserved - 0.99 * theory
 
 # %%
 # In a network the saving is smaller
@@ -152,6 +195,9 @@ if device.type == "cuda":  # the outputs measured above are freed: only x is liv
 # comes in the backward pass, and it is the same for both. And after a linear
 # layer in-place is safe: both networks compute the same gradients. Each has four blocks
 # of ``Linear`` then ``ReLU``, and a ``Linear`` head.
+
+
+# Setup: the batch, one activation's size, and one training step
 width, depth = 32, 4
 batch = torch.randn(262_144, width, device=device)  # one activation: 32 MiB
 activation = batch.numel() * batch.element_size()  # one layer's output
@@ -163,32 +209,44 @@ def training_step(net):
     net(batch).sum().backward()
 
 
+def make_net(inplace):
+    torch.manual_seed(0)  # the same weights for both
+    blocks = [
+        (nn.Linear(width, width), nn.ReLU(inplace)) for _ in range(depth)
+    ]
+    return nn.Sequential(*sum(blocks, ()), nn.Linear(width, 1)).to(device)
+
+
+# %%
 nets, net_memory = {}, {}
 for inplace in (False, True):
-    torch.manual_seed(0)  # the same weights for both
-    blocks = [(nn.Linear(width, width), nn.ReLU(inplace)) for _ in range(depth)]
-    nets[inplace] = nn.Sequential(*sum(blocks, ()), nn.Linear(width, 1)).to(device)
-    net = nets[inplace]
-    training_step(net)  # warm-up: gradients and one-off buffers are allocated now
+    net = nets[inplace] = make_net(inplace)
+    training_step(net)  # warm-up: gradients and one-off buffers
     peak, held = measure(partial(net, batch), device)[1:]
-    net.zero_grad(set_to_none=False)  # the next step writes into the same gradients
+    net.zero_grad(set_to_none=False)  # the step writes into the same grads
     step = measure(partial(training_step, net), device)[1]
     net_memory[inplace] = peak, held, step
-    print(
-        f"inplace={inplace}: forward peak {peak / MiB:.1f} MiB, held after it "
-        f"{held / MiB:.1f} MiB, training step peak {step / MiB:.1f} MiB"
-    )
-(peak_out, held_out, step_out), (peak_in, held_in, step_in) = net_memory.values()
-print(
-    f"held after the forward pass: {(held_in - head_output) / activation:.2f} "
-    "activations and the output, either way"
+    print(f"{inplace=}: forward peak {peak / MiB:.1f} MiB, held after it")
+    print(f"  {held / MiB:.1f} MiB, training step peak {step / MiB:.1f} MiB")
+held = (net_memory[True][1] - head_output) / activation
+print(f"held after forward: {held:.2f} activations and the output")
+
+# %%
+
+# Checks: same memory held and same step peak; in place lowers the forward peak
+(peak_out, held_out, step_out), (peak_in, held_in, step_in) = (
+    net_memory.values()
 )
 least, most = counted_bytes([activation] * depth + [head_output], device)
 assert held_out == held_in and least <= held_in <= most
 assert 0 < peak_out - peak_in <= counted_bytes([activation], device)[1]
 assert step_out == step_in  # the whole step's peak: no saving at all
-assert step_out > peak_out and step_in > peak_in  # it comes in the backward pass
-for a, b in zip(nets[False].parameters(), nets[True].parameters(), strict=True):
+assert (
+    step_out > peak_out and step_in > peak_in
+)  # it comes in the backward pass
+for a, b in zip(
+    nets[False].parameters(), nets[True].parameters(), strict=True
+):
     assert torch.allclose(a.grad, b.grad)
 
 # %%
@@ -199,36 +257,72 @@ for a, b in zip(nets[False].parameters(), nets[True].parameters(), strict=True):
 # bumps its version counter, and the backward passes below refuse to use the changed
 # value.
 w = torch.randn(5, device=device, requires_grad=True)
-s = torch.sigmoid(w)
-assert torch.allclose(torch.autograd.grad(s.sum(), w)[0], s * (1 - s))
+outcomes = {}
 for fn in (torch.sigmoid, torch.tanh, torch.exp):
-    assert "_saved_result" in dir(fn(w).grad_fn)  # it saves its output
     s = F.relu_(fn(w))
     try:
         s.sum().backward()
         message = "no error"
     except RuntimeError as error:
         message = f"RuntimeError: {error}"
+    outcomes[fn] = s._version, message
     print(f"{fn.__name__}, then relu_ (version {s._version}): {message}")
-    assert s._version == 1 and "modified by an inplace operation" in message
 
 # %%
-# Both measurements, side by side:
-fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4), layout="constrained")
-bars = left.barh(list(measured), [m / MiB for m in measured.values()], color="#3d85c6")
-left.bar_label(bars, fmt="%.2f MiB", padding=3)
-left.axvline(theory / MiB, color="black", ls="--")
-left.invert_yaxis()
-left.set(xlim=(0, 1.5 * theory / MiB), xlabel="MiB (dashed: theory)", title="One ReLU")
-for offset, inplace, colour in [(0, False, "#e69138"), (0.4, True, "#3d85c6")]:
-    mib = [v / MiB for v in net_memory[inplace]]
-    right.bar(
-        [offset, 1 + offset, 2 + offset], mib, 0.4, color=colour, label=f"{inplace=}"
+
+# Checks: each saves its output; each backward refused the changed value
+s = torch.sigmoid(w)
+assert torch.allclose(torch.autograd.grad(s.sum(), w)[0], s * (1 - s))
+for fn, (version, message) in outcomes.items():
+    assert "_saved_result" in dir(fn(w).grad_fn)  # it saves its output
+    assert version == 1 and "modified by an inplace operation" in message
+
+# %%
+# The pictures
+# ------------
+# One ReLU over ``x``: the bytes each call allocated, as measured above.
+
+
+# Drawing: one bar per call, its name above it
+plt.rcParams["font.size"] = 13
+fig, ax = plt.subplots(figsize=(5, 3.5))
+for i, (name, nbytes) in enumerate(measured.items()):
+    ax.barh(i, nbytes / MiB, 0.45, color="#9fc5e8", edgecolor="#1f4e79")
+    ax.text(0, i - 0.3, name, va="bottom")
+    ax.text(nbytes / MiB + 8, i, f"{nbytes / MiB:.0f} MiB", va="center")
+ax.axvline(theory / MiB, color="#333333", ls="--")
+ax.text(theory / MiB, 3.55, "size of x ", ha="right", va="center")
+ax.invert_yaxis()
+ax.set(xlim=(0, 1.3 * theory / MiB), ylim=(3.75, -0.85), yticks=[])
+ax.set_xlabel("MiB allocated")
+ax.spines[["left", "right", "top"]].set_visible(False)
+fig.tight_layout(pad=0.2)
+plt.show()
+
+# %%
+# The network: its three measurements, with and without in-place ReLU.
+
+
+# Drawing: grouped bars, the legend above them
+fig, ax = plt.subplots(figsize=(5, 3.5))
+styles = {False: ("#f9cb9c", "#b45f06"), True: ("#9fc5e8", "#1f4e79")}
+for inplace, (fill, edge) in styles.items():
+    mib = [value / MiB for value in net_memory[inplace]]
+    spots = [k + (0.21 if inplace else -0.21) for k in range(3)]
+    bars = ax.bar(
+        spots, mib, 0.4, color=fill, edgecolor=edge, label=f"{inplace=}"
     )
-right.set(xticks=[0.2, 1.2, 2.2], ylabel="MiB")
-right.set_xticklabels(["forward\npeak", "held after\nforward", "training\nstep peak"])
-right.set(title=f"{depth} Linear+ReLU blocks on {device}")
-right.legend(loc="lower right")
+    ax.bar_label(bars, fmt="%.0f", padding=2)
+ax.set_xticks(
+    range(3), ["forward\npeak", "held after\nforward", "training\nstep peak"]
+)
+ax.set_ylabel("MiB")
+ax.set_ylim(0, 1.15 * max(max(v) for v in net_memory.values()) / MiB)
+ax.spines[["right", "top"]].set_visible(False)
+ax.legend(
+    loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=2, frameon=False
+)
+fig.tight_layout(pad=0.2)
 plt.show()
 
 # %%

@@ -2,9 +2,9 @@
 ``share_memory_``: one tensor, two processes
 ============================================
 
-:meth:`torch.Tensor.share_memory_` moves a CPU tensor's storage into shared
-memory in place, so that a child process that writes into the tensor writes
-into the parent's memory.
+A CPU tensor's storage moves, in place, into memory that other processes can
+map, so that a child process that writes into the tensor writes into the
+parent's memory.
 """
 
 # %%
@@ -14,6 +14,8 @@ into the parent's memory.
 # available, else on the CPU. ``run_child`` starts a child process that runs one
 # function, here a method of :class:`torch.Tensor`, waits for it and checks that it
 # succeeded.
+
+# Setup: the device, a test of shared memory, and a child process runner
 import os
 import sys
 import types
@@ -23,7 +25,8 @@ import torch
 import torch.multiprocessing as mp
 
 device = torch.device(
-    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+    os.environ.get("TORCH_DEVICE")
+    or ("cuda" if torch.cuda.is_available() else "cpu")
 )
 print(f"torch {torch.__version__} on {device}")
 
@@ -77,15 +80,25 @@ def run_child(method, target, *args):
 host = torch.arange(4.0)
 view, storage = host[1:], host.untyped_storage()
 address = storage.data_ptr()
-assert not host.is_shared()
-assert host.share_memory_() is host
+print(f"before: is_shared() {host.is_shared()}")
+was_shared = host.is_shared()
+returned = host.share_memory_()
 moved = host.untyped_storage().data_ptr() != address
-print(f"is_shared() {host.is_shared()}, address changed {moved}")
+print(f"after:  is_shared() {host.is_shared()}, address changed {moved}")
+after_move = host.tolist()
+print(f"values {after_move}; view shares it: {shares_memory(view, host)}")
+view[0] = -1.0
+print(f"after view[0] = -1: {host.tolist()}")
+
+# %%
+
+# Checks: moved in place, same storage and values, the old view still shares
+assert not was_shared
+assert returned is host
 assert host.is_shared() and moved
 assert storage.data_ptr() == host.untyped_storage().data_ptr()  # same storage
-assert host.tolist() == [0.0, 1.0, 2.0, 3.0]
+assert after_move == [0.0, 1.0, 2.0, 3.0]
 assert shares_memory(view, host)
-view[0] = -1.0
 assert host[1].item() == -1.0
 
 # %%
@@ -94,11 +107,20 @@ assert host[1].item() == -1.0
 if device.type == "cuda":
     on_gpu = torch.arange(4.0, device=device)
     address = on_gpu.untyped_storage().data_ptr()
-    assert on_gpu.is_shared() and on_gpu.share_memory_() is on_gpu
-    assert on_gpu.untyped_storage().data_ptr() == address
-    print("CUDA: shared from the start, memory left in place")
+    print(f"before: is_shared() {on_gpu.is_shared()}")
+    gpu_shared = on_gpu.is_shared()
+    gpu_returned = on_gpu.share_memory_()
+    kept = on_gpu.untyped_storage().data_ptr() == address
+    print(f"after share_memory_(): address unchanged {kept}")
 else:
     print("skipped: the CUDA case needs a GPU; this run is on the CPU")
+
+# %%
+
+# Checks: shared from the start, memory left in place
+if device.type == "cuda":
+    assert gpu_shared and gpu_returned is on_gpu
+    assert kept
 
 # %%
 # The child writes, the parent reads
@@ -111,8 +133,14 @@ address = x.untyped_storage().data_ptr()
 written = torch.tensor([10.0, 20.0, 30.0, 40.0])
 run_child("spawn", torch.Tensor.copy_, x, written)
 print(f"the parent reads {x.tolist()}")
+same_place = x.untyped_storage().data_ptr() == address
+print(f"x's memory has stayed where it was: {same_place}")
+
+# %%
+
+# Checks: the child's values, in the parent's unmoved memory
 assert x.tolist() == written.tolist()
-assert x.untyped_storage().data_ptr() == address
+assert same_place
 
 # %%
 # With ``spawn``, sending is enough
@@ -122,9 +150,15 @@ assert x.untyped_storage().data_ptr() == address
 # ``is_shared()`` turns true on the tensor the parent holds, and the child's write
 # comes back.
 sent = torch.zeros(4)
-assert not sent.is_shared()
+print(f"before: is_shared() {sent.is_shared()}")
+sent_was_shared = sent.is_shared()
 run_child("spawn", torch.Tensor.copy_, sent, written)
-print(f"sent: is_shared() {sent.is_shared()}, values {sent.tolist()}")
+print(f"after:  is_shared() {sent.is_shared()}, values {sent.tolist()}")
+
+# %%
+
+# Checks: moved on the way, and the child's write came back
+assert not sent_was_shared
 assert sent.is_shared() and sent.tolist() == written.tolist()
 
 # %%
@@ -136,7 +170,12 @@ assert sent.is_shared() and sent.tolist() == written.tolist()
 private, shared = torch.zeros(4), torch.zeros(4).share_memory_()
 run_child("fork", torch.Tensor.fill_, private, 7.0)
 run_child("fork", torch.Tensor.fill_, shared, 7.0)
-print(f"private {private.tolist()}, shared {shared.tolist()}")
+print(f"private {private.tolist()}")
+print(f"shared  {shared.tolist()}")
+
+# %%
+
+# Checks: only the write into shared memory reached the parent
 assert not private.is_shared() and private.tolist() == [0.0] * 4
 assert shared.tolist() == [7.0] * 4
 
@@ -144,33 +183,51 @@ assert shared.tolist() == [7.0] * 4
 # %%
 # A picture of it
 # ---------------
-# Both processes use the same memory, that of ``x``: the child wrote into it, and the
-# parent read the values drawn here after the child had ended.
-def process_box(ax, left, title, lines):
-    box = plt.Rectangle((left, 3), 3.8, 2.2, fc="#fdf2d0", ec="#7f6000", lw=2)
+# Both processes use the same memory, that of ``x``: the child wrote into it, and
+# the parent read the values drawn here after the child had ended.
+
+
+# Drawing: two processes, one shared memory between them
+def process_box(ax, left, title, code):
+    box = plt.Rectangle(
+        (left, 2.6), 3.3, 1.9, fc="#fff2cc", ec="#7f6000", lw=2
+    )
     ax.add_patch(box)
-    ax.text(left + 1.9, 4.7, title, ha="center", va="center", fontsize=20)
-    code = "\n".join(lines)
-    ax.text(left + 1.9, 3.7, code, ha="center", va="center", fontsize=14)
+    ax.text(left + 1.65, 4.05, title, ha="center", va="center", size=16)
+    ax.text(left + 1.65, 3.2, code, ha="center", va="center")
 
 
-fig, ax = plt.subplots(figsize=(9, 6))
-process_box(ax, 0, "parent", ["x = torch.zeros(4)", "x.share_memory_()"])
-process_box(ax, 5.2, "child (spawn)", ["x.copy_(written)"])
-for i, value in enumerate(x.tolist()):
-    cell = plt.Rectangle((2.5 + i, 0), 0.95, 1.1, fc="#cfe2f3", ec="#1f4e79")
-    ax.add_patch(cell)
-    ax.text(2.97 + i, 0.55, f"{value:g}", ha="center", va="center", size=20)
-for start, label, shift in ((1.9, "reads", -0.8), (7.1, "writes", 0.8)):
-    arrow = {"arrowstyle": "->", "lw": 2.5}
-    ax.annotate("", xy=(4.5, 1.2), xytext=(start, 2.95), arrowprops=arrow)
-    middle = (start + 4.5) / 2 + shift
-    ax.text(middle, 1.9, label, ha="center", fontsize=15, style="italic")
-memory = f"the same memory, is_shared() = {x.is_shared()}"
-ax.text(4.5, -0.5, memory, ha="center", fontsize=15)
-ax.set(xlim=(-0.2, 9.2), ylim=(-0.9, 5.3))
-ax.set_title("share_memory_(): one tensor, two processes", fontsize=18)
+plt.rcParams["font.size"] = 13
+fig, ax = plt.subplots(figsize=(5, 3.5))
+process_box(ax, 0, "parent", "x.share_memory_()")
+process_box(ax, 3.9, "child (spawn)", "x.copy_(written)")
+cells = x.tolist()
+left = 3.6 - len(cells) / 2 * 1.05
+for i, value in enumerate(cells):
+    corner = (left + 1.05 * i, 0.35)
+    ax.add_patch(
+        plt.Rectangle(corner, 1, 0.95, fc="#d9d2e9", ec="#351c75", lw=1.5)
+    )
+    ax.text(
+        corner[0] + 0.5, 0.82, f"{value:g}", ha="center", va="center", size=18
+    )
+arrow = {"arrowstyle": "-|>", "lw": 2, "color": "#333333"}
+for start, end, label, side in (
+    (1.65, 2.9, "reads ", "right"),
+    (5.55, 4.3, " writes", "left"),
+):
+    ax.annotate(
+        "",
+        (end, 1.3),
+        (start, 2.6),
+        arrowprops=arrow | {"shrinkA": 0, "shrinkB": 0},
+    )
+    middle = (start + end) / 2 + (-0.15 if side == "right" else 0.15)
+    ax.text(middle, 1.95, label, ha=side, va="center", style="italic")
+ax.text(3.6, 0.02, f"is_shared() = {x.is_shared()}", ha="center", va="center")
+ax.set(xlim=(-0.05, 7.25), ylim=(-0.25, 4.55))
 ax.axis("off")
+fig.tight_layout(pad=0.2)
 plt.show()
 
 # %%

@@ -2,15 +2,19 @@
 ``Tensor.view()``: new shape, same memory
 =========================================
 
-:meth:`torch.Tensor.view` never copies: it reads the same storage with a new shape and
-strides, so it fails when no such strides exist, where :meth:`~torch.Tensor.reshape`
-silently copies instead.
+Nothing is copied: the result reads the source's storage through other sizes and
+strides, so the call fails when no such strides exist, where
+:meth:`~torch.Tensor.reshape` silently copies instead.
 """
 
 # %%
 # Setup
 # -----
 # The script runs on ``TORCH_DEVICE`` when set, else on CUDA when available, else CPU.
+# ``storage_index`` says, for each element of a tensor, which element of its storage
+# it reads; ``error_of`` runs a call that must raise and prints the error.
+
+# Setup: the device, a test of shared memory, and two small helpers
 import itertools
 import os
 import warnings
@@ -19,7 +23,8 @@ import matplotlib.pyplot as plt
 import torch
 
 device = torch.device(
-    os.environ.get("TORCH_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+    os.environ.get("TORCH_DEVICE")
+    or ("cuda" if torch.cuda.is_available() else "cpu")
 )
 print(f"torch {torch.__version__} on {device}")
 
@@ -46,7 +51,9 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
 def storage_index(t: torch.Tensor) -> torch.Tensor:
     """For each element of ``t``, its position in the storage (from strides, offset)."""
     size = t.untyped_storage().nbytes() // t.element_size()
-    return torch.arange(size).as_strided(t.shape, t.stride(), t.storage_offset())
+    return torch.arange(size).as_strided(
+        t.shape, t.stride(), t.storage_offset()
+    )
 
 
 def error_of(action) -> str:
@@ -67,9 +74,15 @@ def error_of(action) -> str:
 # views starts.
 x = torch.arange(12.0, device=device)
 v = x.view(3, 4)
-assert shares_memory(v, x) and v._base is x
+print(f"v shares memory with x: {shares_memory(v, x)}")
+print(f"v._base is x: {v._base is x}")
 v[1, 0] = -4.0
 print(f"v strides {v.stride()}; x after writing -4 into v[1, 0]:\n{x}")
+
+# %%
+
+# Checks: the view is over x's memory, and the write reached x
+assert shares_memory(v, x) and v._base is x
 assert x[4].item() == -4.0
 
 # %%
@@ -80,10 +93,16 @@ assert x[4].item() == -4.0
 # no single stride walks that order, so ``view(-1)`` fails.
 t = v.t()
 order = storage_index(t).flatten().tolist()
-print(f"t strides {t.stride()}, storage order read row by row: {order}")
+print(f"t strides {t.stride()}, storage order read row by row:\n{order}")
 steps = {b - a for a, b in itertools.pairwise(order)}
+print(f"steps between neighbours: {sorted(steps)}")
+message = error_of(lambda: t.view(-1))
+
+# %%
+
+# Checks: a view of x, not contiguous, and view(-1) refused
 assert t._base is x and not t.is_contiguous() and len(steps) > 1
-assert "view size is not compatible" in error_of(lambda: t.view(-1))
+assert "view size is not compatible" in message
 
 # %%
 # :meth:`~torch.Tensor.reshape` never refuses for want of strides: a view when strides
@@ -92,10 +111,17 @@ assert "view size is not compatible" in error_of(lambda: t.view(-1))
 with warnings.catch_warnings():
     warnings.simplefilter("error")  # "silent": a warning would raise here
     flat_view, flat_copy = v.reshape(-1), t.reshape(-1)
-assert shares_memory(flat_view, x)
-assert not shares_memory(flat_copy, x) and flat_copy._base is None
+print(f"v.reshape(-1) shares memory with x: {shares_memory(flat_view, x)}")
+print(f"t.reshape(-1) shares memory with x: {shares_memory(flat_copy, x)}")
 flat_copy[0] = 99.0
 print(f"x[0] after writing 99 into t.reshape(-1): {x[0].item()}")
+print(f"v.contiguous() is v: {v.contiguous() is v}")
+
+# %%
+
+# Checks: reshape views or copies, contiguous() returns or copies
+assert shares_memory(flat_view, x)
+assert not shares_memory(flat_copy, x) and flat_copy._base is None
 assert x[0].item() == 0.0
 assert v.contiguous() is v and not shares_memory(t.contiguous(), x)
 
@@ -106,12 +132,25 @@ assert v.contiguous() is v and not shares_memory(t.contiguous(), x)
 # Indexing with a list of integers or a boolean mask gathers the elements into new
 # memory: a copy, whose writes never reach ``x``.
 sliced, gathered, masked = v[1:, ::2], v[[0, 2]], v[v > 5]
-assert (sliced.shape, sliced.storage_offset(), sliced.stride()) == ((2, 2), 4, (4, 2))
+print(
+    f"v[1:, ::2]: offset {sliced.storage_offset()}, strides {sliced.stride()}"
+)
+for name, part in {"slice": sliced, "list": gathered, "mask": masked}.items():
+    print(f"{name:5} shares memory with x: {shares_memory(part, x)}")
+sliced[0, 0], gathered[0, 0] = 40.0, 50.0
+print(f"x after writing 40 into the slice, 50 into the list's copy:\n{x}")
+
+# %%
+
+# Checks: the slice is a view of x, the indexed results are copies
+assert (sliced.shape, sliced.storage_offset(), sliced.stride()) == (
+    (2, 2),
+    4,
+    (4, 2),
+)
 assert shares_memory(sliced, x) and sliced._base is x
 for copy in (gathered, masked):
     assert not shares_memory(copy, x) and copy._base is None
-sliced[0, 0], gathered[0, 0] = 40.0, 50.0
-print(f"x after writing 40 into the slice and 50 into the gathered copy:\n{x}")
 assert x[4].item() == 40.0 and 50.0 not in x
 
 # %%
@@ -123,13 +162,20 @@ assert x[4].item() == 40.0 and 50.0 not in x
 # and so changes every row at once. Clone first if you need a writable repeated tensor.
 e = torch.zeros(4, device=device).expand(3, 4)
 print(f"e strides {e.stride()}, storage of {e._base.numel()} floats")
-assert e.stride() == (0, 1) and shares_memory(e, e._base)
-assert e.untyped_storage().nbytes() == e._base.numel() * e.element_size()
-assert "refers to a single memory location" in error_of(lambda: e.add_(1.0))
+add_message = error_of(lambda: e.add_(1.0))
 e.fill_(7.0)
 print(f"after e.fill_(7), column 0 reads {e[:, 0].tolist()}")
+print(f"e.clone().add_(1):\n{e.clone().add_(1.0)}")
+
+# %%
+
+# Checks: stride 0 over 4 floats; add_ refused, fill_ accepted, clone writable
+assert e.stride() == (0, 1) and shares_memory(e, e._base)
+assert e.untyped_storage().nbytes() == e._base.numel() * e.element_size()
+assert "refers to a single memory location" in add_message
 assert e[:, 0].tolist() == [7.0] * 3 and e._base[0].item() == 7.0
-assert torch.equal(e.clone().add_(1.0), torch.full((3, 4), 8.0, device=device))
+eight = torch.full((3, 4), 8.0, device=device)
+assert torch.equal(e.clone().add_(1.0), eight)
 
 # %%
 # Gradient flows through a view
@@ -140,30 +186,54 @@ assert torch.equal(e.clone().add_(1.0), torch.full((3, 4), 8.0, device=device))
 w = torch.zeros(4, device=device, requires_grad=True)
 wv = w.view(2, 2)
 (wv * torch.arange(4.0, device=device).view(2, 2)).sum().backward()
-print(f"wv.grad_fn is a {type(wv.grad_fn).__name__}, w.grad={w.grad}")
-assert type(wv.grad_fn).__name__ == "ViewBackward0" and w.grad.tolist() == [0, 1, 2, 3]
-assert "view of a leaf Variable" in error_of(lambda: wv.mul_(2.0))
+recorded_as = type(wv.grad_fn).__name__
+print(f"wv.grad_fn is a {recorded_as}, w.grad={w.grad}")
+leaf_message = error_of(lambda: wv.mul_(2.0))
 with torch.no_grad():
     wv.mul_(1.0)  # not recorded: accepted
+
+# %%
+
+# Checks: ViewBackward0, the gradient reshaped back, the write refused
+assert recorded_as == "ViewBackward0"
+assert w.grad.tolist() == [0, 1, 2, 3]
+assert "view of a leaf Variable" in leaf_message
 
 
 # %%
 # A picture of it
 # ---------------
-# Each cell shows which storage element the tensor reads there, computed from the live
-# tensors' strides and offsets; equal colours are the same memory.
-panels = {"x.view(3, 4)": v, "x.view(3, 4).t()": t, "x.view(3, 4)[1:, ::2]": sliced}
-mosaic = [["x"] * 3, list(panels)]
-fig, axes = plt.subplot_mosaic(mosaic, figsize=(8, 4), height_ratios=[1, 4])
-for name, tensor in {"x": x, **panels}.items():
-    ax, grid = axes[name], torch.atleast_2d(storage_index(tensor))
-    ax.imshow(grid.numpy(), cmap="viridis", vmin=0, vmax=x.numel() - 1)
-    for i, indices in enumerate(grid.tolist()):
-        for j, k in enumerate(indices):
-            ax.text(j, i, k, ha="center", va="center", color="white")
-    ax.set(title=f"{name}\nstrides {tensor.stride()}", xticks=[], yticks=[])
-fig.suptitle("Views read one storage: each number is a storage index")
-fig.tight_layout()
+# Each cell holds the number of the storage element the tensor reads there, computed
+# from the live tensors' strides and offsets: ``x`` is the storage itself, the view
+# and its transpose read the same twelve elements in other orders.
+
+
+# Drawing: x as its storage, then x.view(3, 4) and its transpose as grids
+def draw_grid(ax, left, top, name, tensor):
+    grid = torch.atleast_2d(storage_index(tensor)).tolist()
+    ax.text(left, top + 0.15, name, va="bottom")
+    for i, row in enumerate(grid):
+        for j, k in enumerate(row):
+            fill = plt.cm.viridis(k / (x.numel() - 1))
+            fill = [0.55 + 0.45 * c for c in fill[:3]]  # a pastel of it
+            ax.add_patch(
+                plt.Rectangle(
+                    (left + j, top - i - 1), 0.94, 0.94, fc=fill, ec="#333333"
+                )
+            )
+            ax.text(
+                left + j + 0.47, top - i - 0.53, k, ha="center", va="center"
+            )
+
+
+plt.rcParams["font.size"] = 13
+fig, ax = plt.subplots(figsize=(5, 3.6))
+draw_grid(ax, 0, 7.2, f"x: the storage, strides {x.stride()}", x)
+draw_grid(ax, 0, 4.4, f"v = x.view(3, 4)\nstrides {v.stride()}", v)
+draw_grid(ax, 7.4, 4.4, f"v.t()\nstrides {t.stride()}", t)
+ax.set(xlim=(-0.1, 12.1), ylim=(-0.1, 8.1), aspect="equal")
+ax.axis("off")
+fig.tight_layout(pad=0.2)
 plt.show()
 
 # %%
