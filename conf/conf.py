@@ -33,6 +33,7 @@ extensions = [
     "sphinx_codeautolink",
     "site_build.extensions.code_links",
     "site_build.extensions.folded_code",
+    "site_build.extensions.myth_verdicts",
     "site_build.extensions.gallery_pages",
     "site_build.extensions.execution_cache",
     "site_build.extensions.hermetic",
