@@ -62,3 +62,34 @@ def test_underlines_clear_the_underscores_of_code(page: Page, open_page) -> None
     assert links, "views.html has no link around code with an underscore"
     close = [link["text"] for link in links if link["offset"] < 0.25 * link["size"]]
     assert not close, f"underlines through the underscores of {close}"
+
+
+# The computed look of the first block of printed output on a page.
+_OUTPUT_LOOK = """() => {
+    const pre = document.querySelector(
+        'main div.sphx-glr-script-out pre, main div.cell_output pre');
+    const style = getComputedStyle(pre);
+    return [style.backgroundColor, style.borderTopStyle, style.color];
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_printed_output_looks_the_same_on_gallery_and_narrative_pages(
+    page: Page, open_page, scheme: str
+) -> None:
+    page.emulate_media(color_scheme=scheme)
+    looks = {}
+    for name in ("gallery/clone.html", "views.html"):
+        open_page(name)
+        looks[name] = page.evaluate(_OUTPUT_LOOK)
+    assert looks["gallery/clone.html"] == looks["views.html"], looks
+
+
+def test_code_in_a_heading_wraps_on_a_phone(page: Page, open_page) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page("gallery/copy_.html")
+    overflow = page.evaluate(
+        "() => { const h = document.querySelector('main h1');"
+        " return h.scrollWidth - h.clientWidth; }"
+    )
+    assert overflow <= 0, f"the title runs {overflow} px past its column"

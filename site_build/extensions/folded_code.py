@@ -2,8 +2,8 @@
 
 Which blocks fold is decided in ``site_build.folded_code``, for MyST pages and gallery
 pages alike. A folded block becomes a closed ``<details>`` element whose summary is the
-block's first comment line; the line itself leaves the code, which it would only
-repeat. A MyST-NB cell's output stays in view below its folded source.
+block's first comment line (the code keeps it: sphinx-codeautolink matches each block's
+HTML to its source). A MyST-NB cell's output stays in view below its folded source.
 """
 
 from __future__ import annotations
@@ -34,14 +34,6 @@ def _depart(self: HTML5Translator, node: folded_code) -> None:
     self.body.append("</details>\n")
 
 
-def _without_first_line(block: nodes.literal_block) -> nodes.literal_block:
-    code = block.astext().lstrip("\n").split("\n", 1)
-    rest = code[1] if len(code) > 1 else ""
-    new = nodes.literal_block(rest, rest, **block.attributes)
-    new.source, new.line = block.source, block.line
-    return new
-
-
 class FoldCode(SphinxPostTransform):
     """Put each folded code block in a closed ``<details>`` titled by its comment."""
 
@@ -67,7 +59,6 @@ class FoldCode(SphinxPostTransform):
             fold = folded_code(title=title)
             target.replace_self(fold)
             fold.append(target)
-            block.replace_self(_without_first_line(block))
 
 
 def setup(app: Sphinx) -> dict[str, object]:
