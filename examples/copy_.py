@@ -131,8 +131,8 @@ plt.show()
 
 # %%
 
-# Checks: the drawing shows every row of dst
-assert len(dst_rows) == dst.shape[0] == 2
+# Checks: the drawing shows src, converted, in every row of dst
+assert dst_rows == [src.trunc().int().tolist()] * 2
 
 # %%
 # Broadcasting goes one way only: ``src`` must broadcast to the shape of the
