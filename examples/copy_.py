@@ -181,15 +181,19 @@ assert torch.equal(s.grad, weights) and torch.equal(old.grad, 0 * weights)
 assert not unrecorded.requires_grad
 
 # %%
-# Only floating-point and complex tensors can require grad.
+# Integer and boolean tensors cannot require grad. The message names floating
+# point only; complex tensors can require grad too, as the next cell shows.
 integers = torch.zeros(3, dtype=torch.int64)
 message = error_from(integers.requires_grad_)
 print(f"RuntimeError: {message}")
 
 # %%
 
-# Checks: an integer tensor refuses to require grad
+# Checks: every integer and boolean dtype refuses to require grad
 assert "only Tensors of floating point" in message
+for dtype in (torch.uint8, torch.int8, torch.int16, torch.int32, torch.bool):
+    refusal = error_from(torch.zeros(3, dtype=dtype).requires_grad_)
+    assert "only Tensors of floating point" in refusal, dtype
 
 # %%
 # Copied into an integer or boolean destination, the values arrive but the link to
@@ -205,11 +209,15 @@ for dtype in [*floats, torch.int64, torch.bool]:
 
 # %%
 
-# Checks: the values arrive; the link only into floating-point and complex
+# Checks: the values arrive; gradient flows only from floating-point and complex
 for dtype, copied in copies.items():
     assert torch.equal(copied.detach(), s.detach().to(dtype))
     linked = copied.requires_grad
     assert linked == (dtype.is_floating_point or dtype.is_complex), dtype
+    if linked:
+        part = copied.real if copied.is_complex() else copied
+        (grad,) = torch.autograd.grad(part.sum(), s)
+        assert torch.equal(grad, torch.ones_like(s)), dtype
 
 # %%
 # Filling a parameter: ``torch.no_grad()``, not ``.data``

@@ -79,7 +79,7 @@ assert torch.equal(w.detach(), before * 10)
 assert w._version == d._version == 1
 
 # %%
-# The other way round, ``d`` follows every later in-place write into the memory of
+# The other way round, ``d`` follows a later in-place write into the memory of
 # ``w``.
 with torch.no_grad():
     w.add_(0.5)  # an update such as an optimizer step

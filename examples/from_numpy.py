@@ -109,12 +109,13 @@ loss = (leaf * leaf).sum()  # saves leaf for the backward pass
 torch.from_numpy(weights[1:])[0] = 10.0  # another storage over the same buffer
 loss.backward()
 print(f"gradient {leaf.grad.tolist()}")
-print("at the values the loss saw: [2.0, 2.0, 2.0]")
+print(f"at the values the loss saw: {(2 * torch.ones(3)).tolist()}")
 
 # %%
 
 # Checks: no error, and the gradient uses the overwritten value
 assert leaf.grad.tolist() == [2.0, 20.0, 2.0]
+assert leaf.grad.tolist() != (2 * torch.ones(3)).tolist()
 
 # %%
 # Which constructors copy
@@ -224,31 +225,31 @@ assert frozen[0] == 7.0 and not frozen.flags.writeable
 # %%
 # Tensors cannot have negative strides, so a reversed array (``arr[::-1]``) cannot be
 # wrapped: :func:`torch.from_numpy` raises and suggests a copy. A positive step such as
-# ``a[::2]`` is fine and still shares. Flipping the tensor with :func:`torch.flip`
+# ``b[::2]`` is fine and still shares. Flipping the tensor with :func:`torch.flip`
 # gives the reversed values too, in new memory.
-a = np.arange(6.0)
-message = error_of(lambda: torch.from_numpy(a[::-1]), ValueError)
-reversed_copy = torch.from_numpy(a[::-1].copy())
-every_other = torch.from_numpy(a[::2])
-flipped = torch.flip(torch.from_numpy(a), [0])
-print(f"copy of a[::-1]: {reversed_copy}")
+b = np.arange(6.0)
+message = error_of(lambda: torch.from_numpy(b[::-1]), ValueError)
+reversed_copy = torch.from_numpy(b[::-1].copy())
+every_other = torch.from_numpy(b[::2])
+flipped = torch.flip(torch.from_numpy(b), [0])
+print(f"copy of b[::-1]: {reversed_copy}")
 print(f"torch.flip:      {flipped}")
-print(f"a[::2] strides {every_other.stride()}")
-print(f"shares memory with a: {np.shares_memory(every_other.numpy(), a)}")
+print(f"b[::2] strides {every_other.stride()}")
+print(f"shares memory with b: {np.shares_memory(every_other.numpy(), b)}")
 
 # %%
 
-# Checks: refused with advice; a[::2] shares; the copy and the flip do not
+# Checks: refused with advice; b[::2] shares; the copy and the flip do not
 assert "negative" in message and "array.copy()" in message
-assert np.shares_memory(every_other.numpy(), a)
-assert not np.shares_memory(reversed_copy.numpy(), a)
+assert np.shares_memory(every_other.numpy(), b)
+assert not np.shares_memory(reversed_copy.numpy(), b)
 assert torch.equal(flipped, reversed_copy)
-assert not np.shares_memory(flipped.numpy(), a)
+assert not np.shares_memory(flipped.numpy(), b)
 
 # %%
 # A picture of it
 # ---------------
-# The buffer of the first array, with the values it holds now, read from ``t``:
+# The buffer of ``a``, with the values it holds now, read from ``t``:
 # ``a`` and ``t`` cover all of it, ``u`` starts the measured 16 bytes in.
 
 

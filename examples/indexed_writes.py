@@ -181,7 +181,7 @@ assert torch.equal(added, counts)
 
 # %%
 
-# Checks: the two accumulating methods agree, as the figure's label says
+# Checks: the two accumulating methods agree, as the text above says
 assert torch.equal(added, accumulated)
 
 # %%

@@ -201,7 +201,6 @@ if device.type == "cuda":
 width, depth = 32, 4
 batch = torch.randn(262_144, width, device=device)  # one activation: 32 MiB
 activation = batch.numel() * batch.element_size()  # one layer's output
-assert activation == 32 * MiB
 head_output = batch.shape[0] * batch.element_size()  # the (262144, 1) result
 
 
@@ -216,6 +215,11 @@ def make_net(inplace):
     ]
     return nn.Sequential(*sum(blocks, ()), nn.Linear(width, 1)).to(device)
 
+
+# %%
+
+# Checks: one activation is 32 MiB
+assert activation == 32 * MiB
 
 # %%
 nets, net_memory = {}, {}

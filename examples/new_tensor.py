@@ -2,9 +2,9 @@
 ``Tensor.new_tensor(data)``: always a copy, typed like its caller
 =================================================================
 
-``data`` goes into a new leaf tensor of its own memory whose dtype and device are
-those of the tensor the method is called on, not those of ``data``, unless
-``dtype=`` or ``device=`` says otherwise.
+Real-valued ``data`` goes into a new leaf tensor of its own memory whose dtype and
+device are those of the tensor the method is called on, not those of ``data``,
+unless ``dtype=`` or ``device=`` says otherwise.
 """
 
 # %%

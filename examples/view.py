@@ -205,7 +205,8 @@ assert "view of a leaf Variable" in leaf_message
 # ---------------
 # Each cell holds the number of the storage element the tensor reads there, computed
 # from the live tensors' strides and offsets: ``x`` is the storage itself, the view
-# and its transpose read the same twelve elements in other orders.
+# reads the same twelve elements in the same order, in rows of four, and its
+# transpose reads them column by column.
 
 
 # Drawing: x as its storage, then x.view(3, 4) and its transpose as grids
@@ -235,6 +236,14 @@ ax.set(xlim=(-0.1, 12.1), ylim=(-0.1, 8.1), aspect="equal")
 ax.axis("off")
 fig.tight_layout(pad=0.2)
 plt.show()
+
+# %%
+
+# Checks: the view keeps the storage's order, its transpose goes by columns
+assert storage_index(v).flatten().tolist() == list(range(12))
+assert storage_index(t).flatten().tolist() == [
+    row * 4 + column for column in range(4) for row in range(3)
+]
 
 # %%
 # Use it when, use instead
