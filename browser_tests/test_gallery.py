@@ -76,6 +76,24 @@ def test_entry_page_offers_python_and_notebook_downloads(
     assert title in text, f"{notebook.name} does not carry the title {title!r}"
 
 
+# Each card's caption, where it reaches past its card.
+_SPILLING_CAPTIONS = """() => [...document.querySelectorAll('.sphx-glr-thumbcontainer')]
+    .flatMap(card => {
+        const title = card.querySelector('.sphx-glr-thumbnail-title');
+        const c = card.getBoundingClientRect(), t = title.getBoundingClientRect();
+        return t.left < c.left - 1 || t.right > c.right + 1 || t.bottom > c.bottom + 1
+            || title.scrollWidth > title.clientWidth + 1 ? [title.innerText] : [];
+    })"""
+
+
+@pytest.mark.parametrize("width", [390, 1000, 1400])
+def test_captions_stay_inside_their_cards(page: Page, open_page, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    open_page(built_site.GALLERY_INDEX)
+    spilling = page.evaluate(_SPILLING_CAPTIONS)
+    assert not spilling, f"at {width} px, captions out of their cards: {spilling}"
+
+
 @pytest.mark.parametrize(("kind", "suffix"), [("python", ".py"), ("jupyter", ".ipynb")])
 def test_download_all_holds_every_entry(
     page: Page, open_page, kind: str, suffix: str, tmp_path: Path
