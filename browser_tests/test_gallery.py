@@ -126,6 +126,65 @@ def test_entry_page_offers_python_and_notebook_downloads(
     assert title in text, f"{notebook.name} does not carry the title {title!r}"
 
 
+# Each card's caption, where it reaches past its card.
+_SPILLING_CAPTIONS = """() => [...document.querySelectorAll('.sphx-glr-thumbcontainer')]
+    .flatMap(card => {
+        const title = card.querySelector('.sphx-glr-thumbnail-title');
+        const c = card.getBoundingClientRect(), t = title.getBoundingClientRect();
+        return t.left < c.left - 1 || t.right > c.right + 1 || t.bottom > c.bottom + 1
+            || title.scrollWidth > title.clientWidth + 1 ? [title.innerText] : [];
+    })"""
+
+
+@pytest.mark.parametrize("width", [390, 1000, 1400])
+def test_captions_stay_inside_their_cards(page: Page, open_page, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    open_page(built_site.GALLERY_INDEX)
+    spilling = page.evaluate(_SPILLING_CAPTIONS)
+    assert not spilling, f"at {width} px, captions out of their cards: {spilling}"
+
+
+# The sidebar's download links: where each leads and what it says.
+_SIDEBAR_DOWNLOADS = """() => Object.fromEntries(
+    [...document.querySelectorAll('.bd-sidebar-secondary [class*=sphx-glr-download-]')]
+    .map(item => [item.className.match(/sphx-glr-download-(\\w+)-sidebar/)[1],
+                  {href: item.querySelector('a').href, text: item.innerText.trim()}]))"""
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.page)
+def test_the_sidebar_offers_the_examples_own_files(
+    page: Page, open_page, entry: built_site.GalleryEntry
+) -> None:
+    page.set_viewport_size({"width": 1400, "height": 900})
+    open_page(entry.page)
+    links = page.evaluate(_SIDEBAR_DOWNLOADS)
+    stem = Path(entry.page).stem
+    for kind, suffix in (("python", ".py"), ("jupyter", ".ipynb")):
+        assert kind in links, f"{entry.page}: the sidebar offers no {kind} download"
+        href = links[kind]["href"]
+        assert href.endswith(f"/{stem}{suffix}"), (
+            f"{entry.page}: the sidebar's {links[kind]['text']!r} leads to {href}"
+        )
+        footer = page.locator(f".sphx-glr-footer .sphx-glr-download-{kind} a").first
+        assert href == footer.evaluate("a => a.href"), (
+            f"{entry.page}: the sidebar and the footer offer different {kind} files"
+        )
+
+
+def test_the_gallery_sidebar_says_its_downloads_are_archives(
+    page: Page, open_page
+) -> None:
+    page.set_viewport_size({"width": 1400, "height": 900})
+    open_page(built_site.GALLERY_INDEX)
+    links = page.evaluate(_SIDEBAR_DOWNLOADS)
+    assert links, "the gallery's index offers no download in its sidebar"
+    for kind, link in links.items():
+        assert link["href"].endswith(".zip"), f"{kind}: {link['href']}"
+        assert "all examples" in link["text"], (
+            f"{link['text']!r} leads to the archive of every example, {link['href']}"
+        )
+
+
 @pytest.mark.parametrize(("kind", "suffix"), [("python", ".py"), ("jupyter", ".ipynb")])
 def test_download_all_holds_every_entry(
     page: Page, open_page, kind: str, suffix: str, tmp_path: Path

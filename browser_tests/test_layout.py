@@ -46,6 +46,28 @@ def test_no_page_scrolls_sideways_on_a_phone(page: Page, open_page, name: str) -
     assert overflow <= 0, f"{name} reaches {overflow} px past a 390 px screen"
 
 
+# The previous/next links at the foot of the page whose text is cut: by the link's own
+# edge (it hides what overflows it) or by the screen's.
+_CUT_PREV_NEXT = """() => [...document.querySelectorAll('.prev-next-area a')].flatMap(a => {
+    const text = a.innerText.replace(/\\s+/g, ' ').trim();
+    const box = a.getBoundingClientRect();
+    return [
+        ...(a.scrollWidth > a.clientWidth + 1 ? [`${text}: cut at its edge`] : []),
+        ...(box.left < 0 || box.right > innerWidth + 1 ? [`${text}: off screen`] : []),
+    ];
+})"""
+
+
+@pytest.mark.parametrize("name", built_site.pages())
+def test_previous_and_next_links_are_whole_on_a_phone(
+    page: Page, open_page, name: str
+) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page(name)
+    cut = page.evaluate(_CUT_PREV_NEXT)
+    assert not cut, f"{name} at 390 px: {cut}"
+
+
 # Links around code with an underscore, and how far below the text their underline is.
 _UNDERLINED_CODE = """() => [...document.querySelectorAll('main a')]
     .filter(a => [...a.querySelectorAll(':scope > code')].some(c => c.innerText.includes('_')))

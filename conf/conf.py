@@ -146,6 +146,7 @@ html_theme_options = {
 # neighbours are in the header, the breadcrumbs and the previous/next links.
 html_sidebars = {"**": []}
 html_css_files = ["site.css", "tables.css"]
+html_js_files = [("tables.js", {"defer": "defer"})]
 html_favicon = "_static/favicon.svg"  # else browsers ask the host for /favicon.ico
 
 # -- Publishing: base URL, page descriptions, sitemap, 404 page --------------------------

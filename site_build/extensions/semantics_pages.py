@@ -45,6 +45,8 @@ FILTER_CLASS = "semantics-filter-box"
 #: This module: a page that uses its directives is rendered again when it changes.
 RENDERING = Path(__file__).resolve()
 
+#: Marks the links to the API documentation and the gallery beside an expression.
+DOCS_CLASS = "semantics-docs"
 #: Column headings on the site.
 LABELS = {
     "shares_storage": "Shares memory",
@@ -167,7 +169,8 @@ def _docs_links(op: Operation, docname: str) -> list[nodes.Node]:
         )
         ref += nodes.inline("example", "example")
         if links:
-            links.append(nodes.Text(" · "))
+            # A line may break before the dot, never after it.
+            links.append(nodes.Text(" ·\u00a0"))
         links.append(ref)
     return links
 
@@ -178,7 +181,11 @@ def expression_entry(
     """The first cell of a row: the expression, what it starts from, and its links."""
     code = _row_link(op, _code(op)) if link_to_row else _code(op)
     given = [nodes.Text("with "), *_text_with_code(op.given)] if op.given else []
-    return _entry([code], given, _docs_links(op, docname) if docs else [])
+    links = _docs_links(op, docname) if docs else []
+    # Beside the expression, not under it: a typical matrix row stays one line high
+    # on a wide screen; on a narrow one the links wrap under it by themselves.
+    first = [code, nodes.Text(" "), nodes.inline("", "", *links, classes=[DOCS_CLASS])]
+    return _entry(first if links else [code], given)
 
 
 def fact_entries(
@@ -234,7 +241,9 @@ class _SemanticsDirective(SphinxDirective):
         measured = measured_by_op(self.env)
         devices_measured = self.env.semantics_document["devices"]  # type: ignore[attr-defined]
         headings = ["Expression", *(LABELS[f] for f in fields)]
-        table = nodes.table(classes=["semantics-table"])
+        table = nodes.table(
+            classes=["semantics-table", *(["semantics-matrix"] if in_matrix else [])]
+        )
         if title:
             table += nodes.title(title, title)
         group = nodes.tgroup(cols=len(headings))
