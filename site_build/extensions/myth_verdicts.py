@@ -74,8 +74,7 @@ class VerdictRole(SphinxRole):
         word = self.text.strip()
         if word not in VERDICTS:
             message = self.inliner.reporter.error(
-                f"unknown verdict {word!r}; use one of: "
-                f"{', '.join(VERDICTS)}",
+                f"unknown verdict {word!r}; use one of: {', '.join(VERDICTS)}",
                 line=self.lineno,
             )
             problem = self.inliner.problematic(self.rawtext, self.rawtext, message)
