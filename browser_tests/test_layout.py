@@ -115,3 +115,19 @@ def test_code_in_a_heading_wraps_on_a_phone(page: Page, open_page) -> None:
         " return h.scrollWidth - h.clientWidth; }"
     )
     assert overflow <= 0, f"the title runs {overflow} px past its column"
+
+
+@pytest.mark.parametrize("name", ["gallery/clone.html", "views.html"])
+def test_the_checks_are_folded_and_open_on_a_click(
+    page: Page, open_page, name: str
+) -> None:
+    open_page(name)
+    checks = page.locator("main details.folded-code").filter(
+        has=page.locator("summary", has_text="Checks")
+    )
+    assert checks.count() > 0, f"{name} has no folded checks"
+    first = checks.first
+    code = first.locator("pre")
+    assert not code.is_visible(), "folded checks are shown before they are opened"
+    first.locator("summary").click()
+    assert code.is_visible() and "assert" in code.inner_text()

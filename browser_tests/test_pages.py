@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from xml.etree import ElementTree
 
 import built_site
@@ -39,6 +40,12 @@ def test_page_loads_cleanly_and_describes_itself(
     for noise in ("orphan:", " object at 0x", "Estimated memory usage"):
         assert noise not in text, f"{path} shows {noise!r}"
     assert not description.startswith("orphan"), description
+    # The description says something the title has not: it does not open by naming
+    # the title's subject again (``Tensor.clone()``: ... then "torch.Tensor.clone()
+    # copies ...").
+    subject = re.sub(r"\W", "", meta["og:title"].split(":")[0].lower())
+    opening = re.sub(r"\W", "", description.lower())[: len(subject) + len("torch")]
+    assert subject not in opening, f"the description repeats the title: {description!r}"
 
 
 def test_sitemap_lists_every_page(page: Page, base_url: str) -> None:
