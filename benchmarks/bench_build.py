@@ -133,13 +133,16 @@ def edit_example(site: Path, i: int) -> None:
 
 
 def edit_page_code(site: Path, i: int) -> None:
-    """Change the page's first code cell, so that the page has to run again."""
+    """Change the page's first code cell, so that the page has to run again.
+
+    The comment goes below the cell's first line, which may name a folded block.
+    """
     page = site / "docs" / PAGE_TO_CHANGE
-    cell = "```{code-cell} python\n"
     text = page.read_text(encoding="utf-8")
-    page.write_text(
-        text.replace(cell, f"{cell}# benchmark edit {i}\n", 1), encoding="utf-8"
-    )
+    first_line = text.index("```{code-cell} python\n") + len("```{code-cell} python\n")
+    second_line = text.index("\n", first_line) + 1
+    edit = f"# benchmark edit {i}\n"
+    page.write_text(text[:second_line] + edit + text[second_line:], encoding="utf-8")
 
 
 def edit_page_prose(site: Path, i: int) -> None:
