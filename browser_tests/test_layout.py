@@ -130,4 +130,5 @@ def test_the_checks_are_folded_and_open_on_a_click(
     code = first.locator("pre")
     assert not code.is_visible(), "folded checks are shown before they are opened"
     first.locator("summary").click()
-    assert code.is_visible() and "assert" in code.inner_text()
+    assert code.is_visible()
+    assert "assert" in code.inner_text()

@@ -3,6 +3,7 @@ of inventories and installed packages, and a page is linked again only when it c
 
 from __future__ import annotations
 
+import itertools
 import logging
 from pathlib import Path
 from types import SimpleNamespace
@@ -162,3 +163,26 @@ def test_a_gallery_page_keeps_its_metadata_first() -> None:
     marked = code_links.marked_for_skipping(":orphan:\n\n.. _gallery:\n\nTitle\n")
     assert marked.startswith(":orphan:\n\n" + code_links.SKIP_FILE)
     assert code_links.marked_for_skipping("Title\n") == code_links.SKIP_FILE + "Title\n"
+
+
+def test_folded_checks_and_drawing_code_are_skipped_and_the_rest_linked() -> None:
+    from docutils import nodes
+    from docutils.utils import new_document
+    from sphinx_codeautolink.extension.directive import SkipMarker
+
+    document = new_document("page")
+    codes = [
+        "# Setup: imports\nimport torch",
+        "x = torch.zeros(2)",
+        "# Checks: x is zero\nassert not x.any()",
+        "# Drawing: the figure\nplt.show()",
+    ]
+    for code in codes:
+        document += nodes.literal_block(code, code, language="ipython3")
+    code_links._skip_folded_checks(None, document)  # type: ignore[arg-type]
+    skipped = [
+        child.astext()
+        for marker, child in itertools.pairwise(document.children)
+        if isinstance(marker, SkipMarker)
+    ]
+    assert skipped == codes[2:]

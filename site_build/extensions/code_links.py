@@ -16,6 +16,10 @@ under a key of those, beside the execution caches; a name from anywhere else (a 
 of this project, say) is resolved afresh every time. Likewise a page's linked HTML is
 kept under a key of everything codeautolink's HTML pass reads (the page's HTML, its
 code blocks, the names in them and where they link), unless the pass warned.
+
+Folded checks and drawing code are not linked at all: codeautolink parses each block
+together with all the code before it on the page, a cost that grows with the square of
+the code, and the checks are about half of it.
 """
 
 from __future__ import annotations
@@ -36,11 +40,14 @@ from pathlib import Path
 
 import sphinx_codeautolink
 import sphinx_codeautolink.extension as codeautolink
+from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
+from sphinx_codeautolink.extension.directive import SkipMarker
 
 from site_build.extensions import execution_cache
+from site_build.folded_code import folded_title
 
 SKIP_FILE = ".. autolink-skip:: file\n\n"
 
@@ -290,9 +297,29 @@ def _cache_codeautolink(app: Sphinx) -> None:
     codeautolink.link_html = pages.wrap(getattr(link_html, "__wrapped__", link_html))
 
 
+#: Folded blocks codeautolink leaves alone (``site_build.folded_code``): asserts and
+#: drawing code are not what a reader follows links from.
+UNLINKED_FOLDS = ("Checks", "Drawing")
+
+
+def _skip_folded_checks(app: Sphinx, doctree: nodes.document) -> None:
+    """Mark folded checks and drawing code for codeautolink to skip.
+
+    codeautolink parses each block together with every block before it on the page, so
+    its cost grows with the square of a page's code; the checks are half of that code.
+    A skipped block also stays out of what later blocks are parsed with.
+    """
+    for block in list(doctree.findall(nodes.literal_block)):
+        title = folded_title(block.astext())
+        if title is not None and title.startswith(UNLINKED_FOLDS):
+            block.parent.insert(block.parent.index(block), SkipMarker("next"))
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.setup_extension("sphinx_codeautolink")
     _skip_gallery_pages_in_html_pass(app)
     _cache_codeautolink(app)
     app.connect("source-read", _mark_gallery_pages)
+    # Before codeautolink reads the page's code (490).
+    app.connect("doctree-read", _skip_folded_checks, priority=480)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
