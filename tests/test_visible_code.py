@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
-from site_build.folded_code import VISIBLE_LINE_LENGTH, folded_title
+from site_build.folded_code import VISIBLE_LINE_LENGTH, folded_title, split_folded_tail
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted((ROOT / "docs").glob("*.md"))
@@ -52,10 +52,19 @@ def _cells(path: Path) -> list[tuple[int, str]]:
 SOURCES = [*PAGES, *EXAMPLES]
 
 
+def _shown_and_folded(source: str) -> tuple[str, list[str]]:
+    """The code of a block that is shown, and the folded parts of it."""
+    if folded_title(source) is not None:
+        return "", [source]
+    shown, folded = split_folded_tail(source)
+    return shown, [folded] if folded is not None else []
+
+
 def _problems(path: Path) -> list[str]:
     problems = []
-    for start, source in _cells(path):
-        if folded_title(source) is not None:
+    for start, block in _cells(path):
+        source = _shown_and_folded(block)[0] if path.suffix == ".md" else block
+        if folded_title(source) is not None or not source:
             continue
         code = "\n".join(
             line for line in source.splitlines() if not line.startswith("%")
@@ -90,7 +99,14 @@ def test_every_page_with_code_still_checks_its_claims(path: Path) -> None:
     cells = _cells(path)
     if not cells:
         pytest.skip(f"{path.name} has no code")
-    checks = [source for _, source in cells if folded_title(source)]
+    checks = [
+        folded
+        for _, source in cells
+        for folded in (
+            _shown_and_folded(source)[1] if path.suffix == ".md" else [source]
+        )
+        if folded_title(folded)
+    ]
     asserted = [
         source
         for source in checks
@@ -98,6 +114,29 @@ def test_every_page_with_code_still_checks_its_claims(path: Path) -> None:
         and any(isinstance(n, ast.Assert) for n in ast.walk(ast.parse(source)))
     ]
     assert asserted, f"{path.relative_to(ROOT)} has no '# Checks' block with asserts"
+
+
+@pytest.mark.parametrize(
+    ("code", "shown", "folded"),
+    [
+        (
+            "x = 1\nprint(x)\n# Checks: one\nassert x == 1",
+            "x = 1\nprint(x)",
+            "# Checks: one\nassert x == 1",
+        ),
+        (
+            "x = 1\n    # Checks: indented\nassert x",
+            "x = 1\n    # Checks: indented\nassert x",
+            None,
+        ),
+        ("x = 1  # Checks\n", "x = 1  # Checks\n", None),
+        ("# Checks: whole\nassert 1", "# Checks: whole\nassert 1", None),
+    ],
+)
+def test_a_cell_splits_at_its_first_line_that_names_a_fold(
+    code: str, shown: str, folded: str | None
+) -> None:
+    assert split_folded_tail(code) == (shown, folded)
 
 
 @pytest.mark.parametrize(

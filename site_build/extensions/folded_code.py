@@ -3,7 +3,9 @@
 Which blocks fold is decided in ``site_build.folded_code``, for MyST pages and gallery
 pages alike. A folded block becomes a closed ``<details>`` element whose summary is the
 block's first comment line (the code keeps it: sphinx-codeautolink matches each block's
-HTML to its source). A MyST-NB cell's output stays in view below its folded source.
+HTML to its source). A MyST-NB cell's output stays in view below its folded source; a
+cell that ends in a folded part is split when the page is read, before codeautolink
+reads its code, and the folded part goes below the cell's output.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.writers.html5 import HTML5Translator
 
-from site_build.folded_code import folded_title
+from site_build.folded_code import folded_title, split_folded_tail
 
 CLASS = "folded-code"
 
@@ -34,6 +36,29 @@ def _depart(self: HTML5Translator, node: folded_code) -> None:
     self.body.append("</details>\n")
 
 
+def _literal(code: str, like: nodes.literal_block) -> nodes.literal_block:
+    block = nodes.literal_block(code, code, **like.attributes)
+    block.source, block.line = like.source, like.line
+    return block
+
+
+def _split_folded_tails(app: Sphinx, doctree: nodes.document) -> None:
+    """Cut the folded end off each MyST-NB cell's source; put it below the cell."""
+    for source in list(doctree.findall(nodes.container)):
+        if source.get("nb_element") != "cell_code_source":
+            continue
+        block = source.children[0]
+        if not isinstance(block, nodes.literal_block):
+            continue
+        shown, folded = split_folded_tail(block.astext())
+        if folded is None or folded_title(shown) is not None:
+            continue
+        block.replace_self(_literal(shown, block))
+        fold = folded_code(title=folded_title(folded))
+        fold += _literal(folded, block)
+        source.parent += fold
+
+
 class FoldCode(SphinxPostTransform):
     """Put each folded code block in a closed ``<details>`` titled by its comment."""
 
@@ -46,7 +71,7 @@ class FoldCode(SphinxPostTransform):
             if block.get("language", "").lower() not in {"python", "ipython3"}:
                 continue
             title = folded_title(block.astext())
-            if title is None:
+            if title is None or isinstance(block.parent, folded_code):
                 continue
             parent = block.parent
             # A MyST-NB cell: fold its source container, keep its output visible.
@@ -64,4 +89,6 @@ class FoldCode(SphinxPostTransform):
 def setup(app: Sphinx) -> dict[str, object]:
     app.add_node(folded_code, html=(_visit, _depart))
     app.add_post_transform(FoldCode)
+    # Before code_links marks folded checks (480) and codeautolink reads code (490).
+    app.connect("doctree-read", _split_folded_tails, priority=470)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
