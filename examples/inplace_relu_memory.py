@@ -121,7 +121,7 @@ def counted_bytes(sizes: list[int], device: torch.device) -> tuple[int, int]:
 # ``counted_bytes`` says what the allocator can count for the output: exactly its size
 # on the CPU; on CUDA, its size rounded up to a multiple of 512 bytes, plus up to 1 MiB
 # that a large block may keep, a remainder too small to split off for reuse.
-x = torch.randn(10_000, 10_000, device=device)
+x = torch.randn(5_000, 5_000, device=device)
 theory = x.numel() * x.element_size()
 print(f"{x.numel()} x {x.element_size()} bytes = {theory / MiB:.2f} MiB")
 out = F.relu(x)
