@@ -34,9 +34,6 @@ SOCKET_ENV = "PRELOADED_KERNEL_SOCKET"
 #: network interfaces when the kernel binds its sockets; the inline figure backend).
 PRELOAD = (
     "torch",
-    # Imported by the first optimizer step or torch.compile call: 1.2-1.6 s that several
-    # pages would each pay again. Its import starts no thread, so forking stays safe.
-    "torch._dynamo",
     "numpy",
     "matplotlib.pyplot",
     "ipykernel.kernelapp",
