@@ -163,7 +163,12 @@ def _start(app: Sphinx) -> None:
     workers = min(len(pages), (os.cpu_count() or 1) + 1)
     if devices.requested() == "cuda":  # each kernel holds a CUDA context of its own
         workers = min(workers, build_command.CUDA_WORKERS)
-    kernel = warm_kernel.SPEC_NAME if warm_kernel.ZYGOTE else warm_kernel.start()
+    if warm_kernel.ZYGOTE:  # started early, for an edited page or two
+        kernel = warm_kernel.SPEC_NAME
+    elif len(pages) >= warm_kernel.MANY_PAGES:
+        kernel = warm_kernel.start(warm_kernel.PRELOAD + warm_kernel.PRELOAD_FOR_MANY)
+    else:
+        kernel = warm_kernel.start()
     jobs = []
     for path, (reader, notebook) in pages.items():
         logger.info(f"{path}: Executing notebook early, in a preloaded kernel")

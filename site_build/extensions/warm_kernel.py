@@ -41,6 +41,13 @@ PRELOAD = (
     "psutil",
     "matplotlib_inline.backend_inline",
 )
+#: Imported by a page's first optimizer step, ``torch.compile`` call or profiler (even
+#: ``hasattr(torch, "_inductor")`` imports it): about 1.5 s, paid once per kernel. Worth
+#: importing in the zygote only when several pages will run: a page that never needs
+#: it (the test suite's small sites run one or two) would pay for it anyway.
+PRELOAD_FOR_MANY = ("torch._dynamo",)
+#: From this many pages on, the zygote imports ``PRELOAD_FOR_MANY`` too.
+MANY_PAGES = 4
 
 
 def start(preload: tuple[str, ...] = PRELOAD) -> str:
