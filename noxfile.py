@@ -17,7 +17,13 @@ BUILD = ROOT / "build"
 # imports from there, site_build.config, is standard library only (a test checks).
 sys.path.insert(0, str(ROOT))
 
-from site_build.config import build_command, devices, pip_settings, site_url  # noqa: E402
+from site_build.config import (  # noqa: E402
+    build_command,
+    devices,
+    editions,
+    pip_settings,
+    site_url,
+)
 
 # nox.project.dependency_groups and session(default=...) need nox 2025.02.09.
 nox.needs_version = ">=2025.2.9"
@@ -26,6 +32,8 @@ nox.options.sessions = ["docs", "tests"]
 nox.options.default_venv_backend = "uv|venv"
 
 SPHINX_ARGS = build_command.sphinx_args(ROOT)
+#: Every edition's build, English first: it runs the code, the others reuse its runs.
+EDITION_ARGS = [build_command.sphinx_args(ROOT, edition=e) for e in editions.EDITIONS]
 
 
 def _device(session: nox.Session) -> str:
@@ -81,7 +89,8 @@ def _env(device: str) -> dict[str, str]:
 
 @nox.session(reuse_venv=True)
 def docs(session: nox.Session) -> None:
-    """Build the site into build/html, executing every example and page (``-- --serve`` to serve)."""
+    """Build every edition of the site into build/html, executing every example and
+    page once (``-- --serve`` serves the English edition, rebuilt on each change)."""
     device = _device(session)
     _install(session, "docs")
     _torch_sees(session, device)
@@ -96,7 +105,8 @@ def docs(session: nox.Session) -> None:
             env=_env(device),
         )  # fmt: skip
     else:
-        session.run("sphinx-build", *SPHINX_ARGS, *extra, env=_env(device))
+        for args in EDITION_ARGS:
+            session.run("sphinx-build", *args, *extra, env=_env(device))
         session.log(f"site built: {BUILD / 'html' / 'index.html'}")
 
 
@@ -126,8 +136,9 @@ def browser(session: nox.Session) -> None:
         )
     _install(session, "browser")
     _torch_sees(session, device)
-    # The docs session's own build: an unchanged tree executes and rewrites nothing.
-    session.run("sphinx-build", *SPHINX_ARGS, env=_env(device))
+    # The docs session's own builds: an unchanged tree executes and rewrites nothing.
+    for args in EDITION_ARGS:
+        session.run("sphinx-build", *args, env=_env(device))
     session.run(
         "python", "-m", "site_build.commands.site_links", str(BUILD / "html"),
         "--external", str(BUILD / "linkcheck" / "external.txt"),
@@ -151,6 +162,40 @@ def bench(session: nox.Session) -> None:
     _torch_sees(session, device)
     session.run(
         "python", "benchmarks/bench_build.py", *session.posargs, env=_env(device)
+    )
+
+
+@nox.session(reuse_venv=True, default=False)
+def translations(session: nox.Session) -> None:
+    """Extract the English messages and update every edition's catalogues (locales/):
+    a new message arrives untranslated, a changed one keeps its old translation, marked
+    fuzzy. Then translate (locales/TRANSLATING.md) until the check passes."""
+    _install(session, "translations")
+    templates = BUILD / "gettext"
+    shutil.rmtree(templates, ignore_errors=True)
+    session.run(
+        "sphinx-build", "-b", "gettext", "-c", str(ROOT / "conf"),
+        "-d", str(BUILD / "doctrees-gettext"), "-j", str(build_command.parallel_jobs()),
+        str(ROOT / "docs"), str(templates),
+        env=_env("cpu"),
+    )  # fmt: skip
+    catalogues = []
+    for edition in editions.EDITIONS[1:]:
+        session.run(
+            "sphinx-intl", "update", "-p", str(templates), "-l", edition.language,
+            "-d", str(ROOT / "locales"),
+        )  # fmt: skip
+        folder = ROOT / "locales" / edition.language / "LC_MESSAGES"
+        catalogues += sorted(str(path) for path in folder.rglob("*.po"))
+    session.run(
+        "python", "-m", "site_build.translation_check", "--drop-obsolete", *catalogues
+    )
+    session.run(
+        "python",
+        "-m",
+        "site_build.translation_check",
+        *catalogues,
+        success_codes=[0, 1],
     )
 
 

@@ -10,6 +10,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from site_build.config.editions import EDITIONS
+
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "build" / "html"
 SCREENSHOTS = ROOT / "build" / "screenshots"
@@ -45,6 +47,17 @@ def pages() -> list[str]:
     return found
 
 
+def edition_pages(folder: str) -> list[str]:
+    """The content pages of the edition built into ``folder`` (``zh_CN``)."""
+    return [name for name in pages() if name.startswith(folder + "/")]
+
+
+def english_pages() -> list[str]:
+    """The content pages of the English edition, at the site's root."""
+    folders = tuple(f"{e.folder}/" for e in EDITIONS if e.folder)
+    return [name for name in pages() if not name.startswith(folders)]
+
+
 def sections() -> list[str]:
     """The pages a reader reaches from the home page in one click.
 
@@ -54,7 +67,7 @@ def sections() -> list[str]:
     gallery = posixpath.dirname(GALLERY_INDEX) + "/"
     return [
         name
-        for name in pages()
+        for name in english_pages()
         if name != "index.html"
         and (name == GALLERY_INDEX or not name.startswith(gallery))
     ]

@@ -34,10 +34,15 @@ def test_page_loads_cleanly_and_describes_itself(
         "og:url is not the canonical URL"
     )
     assert meta["og:url"].endswith("/" + path), f"og:url {meta['og:url']} is not {path}"
-    # Sphinx's page metadata, a Python object's default repr, or the build process's
-    # memory figure, shown as if content.
+    # Sphinx's page metadata, a Python object's default repr, or the build's time and
+    # memory figures, shown as if content.
     text = page.locator("main").inner_text()
-    for noise in ("orphan:", " object at 0x", "Estimated memory usage"):
+    for noise in (
+        "orphan:",
+        " object at 0x",
+        "Estimated memory usage",
+        "Total running time",
+    ):
         assert noise not in text, f"{path} shows {noise!r}"
     assert not description.startswith("orphan"), description
     # The description says something the title has not: it does not open by naming

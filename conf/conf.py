@@ -35,15 +35,25 @@ extensions = [
     "site_build.extensions.folded_code",
     "site_build.extensions.myth_verdicts",
     "site_build.extensions.gallery_pages",
+    "site_build.extensions.figure_alt",
     "site_build.extensions.execution_cache",
     "site_build.extensions.hermetic",
     "sphinxext.opengraph",
     "notfound.extension",
     "site_build.extensions.publishing",
     "site_build.extensions.semantics_pages",
+    "site_build.extensions.editions",
 ]
 
 root_doc = "index"
+# -- Editions: English at the root, Simplified Chinese in zh_CN/ (`-D language=zh_CN`) --
+language = "en"
+locale_dirs = [str(ROOT / "locales")]  # one catalogue per page: `nox -s translations`
+gettext_compact = False
+gettext_location = False  # catalogues change when messages do, not when lines move
+gettext_uuid = False
+gettext_last_translator = "The torch-copy-semantics authors"
+gettext_language_team = "The torch-copy-semantics authors"
 nitpicky = True
 exclude_patterns = [
     # Sphinx-Gallery writes a notebook, a script and checksums beside each page;
@@ -136,6 +146,7 @@ html_theme_options = {
     "navigation_with_keys": False,
     # The search box as an icon (Ctrl+K still opens it): the header stays one row.
     "navbar_persistent": ["search-button"],
+    "navbar_end": ["language-switch", "theme-switcher", "navbar-icon-links"],
     # Second-level headings in the page menu too: the matrix's group tables.
     "show_toc_level": 2,
     "icon_links": [{"name": "Source", "url": SOURCE_URL, "icon": "fa-brands fa-github"}]

@@ -36,6 +36,11 @@ Names = dict[str, object]
 Setup = Callable[[str], Names]
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` as a message of the site's ``site`` catalogue; return it as is."""
+    return message
+
+
 @dataclass(frozen=True)
 class Facts:
     """What an operation does on one device; ``None`` where a fact does not apply."""
@@ -79,6 +84,7 @@ class Group:
     """A section of the matrix: operations that behave alike."""
 
     id: str
+    #: The title and summary are shown on pages, translated: mark them with ``N_``.
     title: str
     summary: str
 
@@ -86,61 +92,79 @@ class Group:
 GROUPS: tuple[Group, ...] = (
     Group(
         "views",
-        "Views",
-        "A new tensor object over the source's memory: writes through it reach the "
-        "source, the version counter is shared, and gradient flows back.",
+        N_("Views"),
+        N_(
+            "A new tensor object over the source's memory: writes through it reach the "
+            "source, the version counter is shared, and gradient flows back."
+        ),
     ),
     Group(
         "maybe-views",
-        "Sometimes a view, sometimes a copy",
-        "These return the source itself or a view when the source's dtype, device and "
-        "strides allow it, and a copy otherwise: which one you get depends on the "
-        "input and the arguments.",
+        N_("Sometimes a view, sometimes a copy"),
+        N_(
+            "These return the source itself or a view when the source's dtype, device and "
+            "strides allow it, and a copy otherwise: which one you get depends on the "
+            "input and the arguments."
+        ),
     ),
     Group(
         "copies",
-        "Copies",
-        "New memory: writes to the result never reach the source. Some stay in the "
-        "graph (gradient flows back), others start a new leaf.",
+        N_("Copies"),
+        N_(
+            "New memory: writes to the result never reach the source. Some stay in the "
+            "graph (gradient flows back), others start a new leaf."
+        ),
     ),
     Group(
         "detached",
-        "Same memory, out of the graph",
-        "The result aliases the source's memory but gradient does not reach the "
-        "source. Whether autograd notices a write through it depends on the shared "
-        "version counter.",
+        N_("Same memory, out of the graph"),
+        N_(
+            "The result aliases the source's memory but gradient does not reach the "
+            "source. Whether autograd notices a write through it depends on the shared "
+            "version counter."
+        ),
     ),
     Group(
         "numpy",
-        "NumPy and Python buffers",
-        "Conversions between tensors and NumPy arrays or other Python objects that "
-        "expose their memory, all of which live in host memory.",
+        N_("NumPy and Python buffers"),
+        N_(
+            "Conversions between tensors and NumPy arrays or other Python objects that "
+            "expose their memory, all of which live in host memory."
+        ),
     ),
     Group(
         "edge-cases",
-        "Edge cases of sharing",
-        "Two tensors share memory when the bytes their storages cover overlap. A "
-        "storage of no bytes, like that of `torch.empty(0)`, shares memory with "
-        "nothing; two tensors made from one NumPy buffer have a storage each, and "
-        "share memory where those overlap.",
+        N_("Edge cases of sharing"),
+        N_(
+            "Two tensors share memory when the bytes their storages cover overlap. A "
+            "storage of no bytes, like that of `torch.empty(0)`, shares memory with "
+            "nothing; two tensors made from one NumPy buffer have a storage each, and "
+            "share memory where those overlap."
+        ),
     ),
     Group(
         "modules",
-        "Modules and parameters",
-        "Casting a module to another dtype changes it in place and returns the module "
-        "itself; a parameter made from a tensor wraps that tensor's memory.",
+        N_("Modules and parameters"),
+        N_(
+            "Casting a module to another dtype changes it in place and returns the module "
+            "itself; a parameter made from a tensor wraps that tensor's memory."
+        ),
     ),
     Group(
         "in-place",
-        "In-place operations",
-        "They write into their input and return it. While autograd records, it refuses "
-        "them on a leaf that requires grad, so most rows start from `y = x * 1`.",
+        N_("In-place operations"),
+        N_(
+            "They write into their input and return it. While autograd records, it refuses "
+            "them on a leaf that requires grad, so most rows start from `y = x * 1`."
+        ),
     ),
     Group(
         "devices",
-        "Crossing devices",
-        "Operations at the border between host memory and a CUDA GPU. Measured only "
-        "by builds that have a CUDA device.",
+        N_("Crossing devices"),
+        N_(
+            "Operations at the border between host memory and a CUDA GPU. Measured only "
+            "by builds that have a CUDA device."
+        ),
     ),
 )
 GROUP_IDS = tuple(group.id for group in GROUPS)
@@ -235,7 +259,8 @@ def given_t_on(place: str) -> Setup:
 class Start:
     """What an expression starts from: its names, shown to readers and built on a device."""
 
-    #: The names in words, for readers (backticks mark code); empty for plain ``x``.
+    #: The names in words, for readers (backticks mark code; marked with ``N_``, as
+    #: pages translate it); empty for plain ``x``.
     given: str
     #: Builds those names on a device type (``setup("cuda")``).
     setup: Setup
@@ -246,27 +271,32 @@ class Start:
 
 
 FROM_X = Start("", given_x)
-FROM_Y = Start("`y = x * 1`, not a leaf", given_y, source="y")
-FROM_T = Start("`t = x.detach()`", given_t, source="t", leaf="t")
-FROM_A = Start("`a = np.arange(6.0).reshape(2, 3)`, float64", given_a, "a", "a")
-FROM_E = Start("`e = torch.empty(0)`", given_e, "e", "e")
+FROM_Y = Start(N_("`y = x * 1`, not a leaf"), given_y, source="y")
+FROM_T = Start(N_("`t = x.detach()`"), given_t, source="t", leaf="t")
+FROM_A = Start(N_("`a = np.arange(6.0).reshape(2, 3)`, float64"), given_a, "a", "a")
+FROM_E = Start(N_("`e = torch.empty(0)`"), given_e, "e", "e")
 FROM_T_OVER_A = Start(
-    "`t = torch.from_numpy(a)`, `a = np.arange(6.0)`, compared with `t`",
+    N_("`t = torch.from_numpy(a)`, `a = np.arange(6.0)`, compared with `t`"),
     given_t_from_numpy,
     "t",
     "t",
 )
 FROM_M = Start(
-    "`m = nn.Linear(2, 2)`, compared with `m.weight`", given_m, "m.weight", "m.weight"
+    N_("`m = nn.Linear(2, 2)`, compared with `m.weight`"),
+    given_m,
+    "m.weight",
+    "m.weight",
 )
 FROM_Z = Start(
-    "`z`, a complex64 (2, 3) leaf that requires grad", given_z, source="z", leaf="z"
+    N_("`z`, a complex64 (2, 3) leaf that requires grad"), given_z, source="z", leaf="z"
 )
-FROM_B = Start("`b = bytearray(16)`", given_b, source="b", leaf="b")
-FROM_M_ITSELF = Start("`m = nn.Linear(2, 2)`", given_m, source="m", leaf="m.weight")
-FROM_X_ON_CPU = Start("`x` on the CPU", given_x_on("cpu"))
-FROM_X_ON_GPU = Start("`x` on the GPU", given_x_on("cuda"))
-FROM_T_ON_GPU = Start("`t = x.detach()`, `x` on the GPU", given_t_on("cuda"), "t", "t")
+FROM_B = Start(N_("`b = bytearray(16)`"), given_b, source="b", leaf="b")
+FROM_M_ITSELF = Start(N_("`m = nn.Linear(2, 2)`"), given_m, source="m", leaf="m.weight")
+FROM_X_ON_CPU = Start(N_("`x` on the CPU"), given_x_on("cpu"))
+FROM_X_ON_GPU = Start(N_("`x` on the GPU"), given_x_on("cuda"))
+FROM_T_ON_GPU = Start(
+    N_("`t = x.detach()`, `x` on the GPU"), given_t_on("cuda"), "t", "t"
+)
 
 
 def namespace() -> Mapping[str, object]:

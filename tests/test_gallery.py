@@ -57,11 +57,13 @@ def test_reset_torch_gives_each_example_the_same_random_numbers() -> None:
     assert torch.equal(torch.rand(3), first)
 
 
-def test_the_memory_line_leaves_the_page_and_nothing_else_does() -> None:
+def test_the_time_and_memory_lines_leave_the_page_and_nothing_else_does() -> None:
     page = (
-        "Total running time of the script: (0 minutes 1 seconds)\n\n"
-        "**Estimated memory usage:**  0 MB\n\nNext paragraph\n"
+        ".. rst-class:: sphx-glr-timing\n\n"
+        "   **Total running time of the script:** (0 minutes 1.2 seconds)\n\n"
+        "**Estimated memory usage:**  0 MB\n\n"
+        "Total running time of the script: in prose, not the line\n"
     )
-    assert gallery_pages.without_memory_line(page) == (
-        "Total running time of the script: (0 minutes 1 seconds)\n\n\nNext paragraph\n"
+    assert gallery_pages.without_cost_lines(page) == (
+        "\n\nTotal running time of the script: in prose, not the line\n"
     )

@@ -35,7 +35,8 @@
     for (const section of document.querySelectorAll("main section[id^='semantics-group-']")) {
       section.hidden = !section.querySelector("tr[id]:not([hidden])");
     }
-    output.value = `${count} of ${rows.length} rows`;
+    // The words come with the data, in the page's language ("{count} of {total} rows").
+    output.value = data.count.replace("{count}", count).replace("{total}", rows.length);
   };
   form.addEventListener("input", apply);
   form.addEventListener("submit", (event) => event.preventDefault());

@@ -5,20 +5,27 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from site_build.config.editions import ENGLISH, Edition, doctree_dir, html_dir
 
-def sphinx_args(root: Path, build: Path | None = None) -> list[str]:
-    """Return sphinx-build arguments for the project at ``root``: strict and nitpicky."""
+
+def sphinx_args(
+    root: Path, build: Path | None = None, edition: Edition = ENGLISH
+) -> list[str]:
+    """Return sphinx-build arguments for ``edition`` of the project at ``root``: strict
+    and nitpicky."""
     build = build or root / "build"
+    language = [] if edition is ENGLISH else ["-D", f"language={edition.language}"]
     return [
         "-b", "html",
         "-c", str(root / "conf"),
-        "-d", str(build / "doctrees"),
+        "-d", str(doctree_dir(build, edition)),
+        *language,
         "-j", str(parallel_jobs()),
         "-W",  # every warning fails the build; Sphinx 9 reports them all first
         "-n",  # nitpicky: every cross-reference must resolve
         "-T",  # a full traceback names the file that broke
         str(root / "docs"),
-        str(build / "html"),
+        str(html_dir(build, edition)),
     ]  # fmt: skip
 
 

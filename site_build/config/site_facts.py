@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from importlib import metadata
 
 from site_build.config import devices
@@ -32,10 +33,20 @@ def verified_with() -> dict[str, object]:
     }
 
 
-def in_words(devices: list[str]) -> str:
-    """Name the verified devices in a sentence: "the CPU and cuda (NVIDIA H200)"."""
-    names = ["the CPU" if name == "cpu" else name for name in devices]
-    return " and ".join(names) if len(names) <= 2 else ", ".join(names)
+def N_(message: str) -> str:
+    """Mark ``message`` for the ``site`` catalogue (``site_build.extensions.editions``)."""
+    return message
+
+
+def in_words(devices: list[str], translate: Callable[[str], str] = N_) -> str:
+    """Name the verified devices in a sentence: "the CPU and cuda (NVIDIA H200)"; in
+    another language with ``translate``, a gettext function."""
+    names = [translate(N_("the CPU")) if name == "cpu" else name for name in devices]
+    if len(names) == 2:
+        return translate(N_("{first} and {second}")).format(
+            first=names[0], second=names[1]
+        )
+    return ", ".join(names)
 
 
 def execution_key() -> str:

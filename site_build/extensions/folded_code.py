@@ -17,6 +17,8 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.writers.html5 import HTML5Translator
 
+from site_build.config.site_facts import N_
+from site_build.extensions.editions import _
 from site_build.folded_code import folded_title, split_folded_tail
 
 CLASS = "folded-code"
@@ -26,10 +28,26 @@ class folded_code(nodes.General, nodes.Element):
     """Code shown under a summary line, closed until the reader opens it."""
 
 
+#: A folded block's summary in an edition other than English: the kind of code it
+#: holds, translated. Its first line, a code comment like the rest of the code, stays
+#: English, in the block.
+KINDS = {
+    "Setup": N_("Setup code"),
+    "Checks": N_("Checks"),
+    "Drawing": N_("Drawing code"),
+}
+
+
+def summary(title: str, language: str) -> str:
+    """The summary line shown for a folded block titled ``title`` (its comment)."""
+    if language == "en":
+        return title
+    return str(_(KINDS[title.split(":")[0].split()[0]]))
+
+
 def _visit(self: HTML5Translator, node: folded_code) -> None:
-    self.body.append(
-        f'<details class="{CLASS}"><summary>{escape(node["title"])}</summary>\n'
-    )
+    shown = summary(node["title"], self.config.language)
+    self.body.append(f'<details class="{CLASS}"><summary>{escape(shown)}</summary>\n')
 
 
 def _depart(self: HTML5Translator, node: folded_code) -> None:

@@ -27,21 +27,33 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 from sphinx.writers.html5 import HTML5Translator
 
+from site_build.config.site_facts import N_
+from site_build.extensions.editions import _
+
 logger = logging.getLogger(__name__)
 
-#: Each verdict: its label on the badge, and what it means (the badge's tooltip).
+#: Each verdict: its label on the badge, and what it means (the badge's tooltip),
+#: both shown in the page's language. The words typed in the role stay English.
 VERDICTS: dict[str, tuple[str, str]] = {
-    "true": ("True", "the claim holds on the PyTorch this site was built with"),
-    "false": ("False", "the claim is wrong on the PyTorch this site was built with"),
-    "depends": ("Depends", "the claim holds only in some of the cases it covers"),
+    "true": (N_("True"), N_("the claim holds on the PyTorch this site was built with")),
+    "false": (
+        N_("False"),
+        N_("the claim is wrong on the PyTorch this site was built with"),
+    ),
+    "depends": (
+        N_("Depends"),
+        N_("the claim holds only in some of the cases it covers"),
+    ),
     "changed": (
-        "Changed",
-        "the claim held on older PyTorch releases, not on the one this site was "
-        "built with",
+        N_("Changed"),
+        N_(
+            "the claim held on older PyTorch releases, not on the one this site was "
+            "built with"
+        ),
     ),
 }
 
-SUMMARY_HEADERS = ("Claim", "Verdict")
+SUMMARY_HEADERS = (N_("Claim"), N_("Verdict"))
 
 
 class verdict(nodes.inline):
@@ -58,7 +70,7 @@ class verdict_summary(nodes.General, nodes.Element):
 
 def badge(word: str) -> verdict:
     """A badge node for the verdict ``word`` (already validated)."""
-    label, _ = VERDICTS[word]
+    label = _(VERDICTS[word][0])
     return verdict(
         label,
         label,
@@ -111,7 +123,8 @@ def _summary_table(rows: list[tuple[nodes.section, verdict]]) -> nodes.table:
     head = nodes.thead()
     group += head
     head += nodes.row(
-        "", *(nodes.entry("", nodes.paragraph(text=text)) for text in SUMMARY_HEADERS)
+        "",
+        *(nodes.entry("", nodes.paragraph(text=_(text))) for text in SUMMARY_HEADERS),
     )
     body = nodes.tbody()
     group += body
@@ -176,7 +189,7 @@ def _ancestor_sections(node: nodes.Node):
 
 
 def _visit_verdict(self: HTML5Translator, node: verdict) -> None:
-    _, meaning = VERDICTS[node["verdict"]]
+    meaning = _(VERDICTS[node["verdict"]][1])
     self.body.append(self.starttag(node, "span", "", title=meaning))
 
 

@@ -1,6 +1,7 @@
 """Sphinx extension: the sitemap, and no stale pages.
 
-The pages are listed under the base URL (``site_build.config.site_url``). The sitemap is
+The pages are listed under the base URL (``site_build.config.site_url``), each with its
+address in every edition as an alternate (hreflang). The sitemap is
 written from the whole environment after every build, so an incremental rebuild that
 rewrites no page still leaves a complete sitemap (sphinx-sitemap lists only the pages
 written by the last run: jdillard/sphinx-sitemap#13). A page whose source was removed
@@ -16,17 +17,33 @@ from xml.etree import ElementTree
 
 from sphinx.application import Sphinx
 
+from site_build.config import site_url
+from site_build.config.editions import EDITIONS
+
 SITEMAP = "sitemap.xml"
 _NAMESPACE = "http://www.sitemaps.org/schemas/sitemap/0.9"
+_XHTML = "http://www.w3.org/1999/xhtml"
 
 
-def sitemap_xml(site_url: str, page_uris: Iterable[str]) -> bytes:
-    """Return a sitemap listing each page URI (relative to the site root) under ``site_url``."""
+def sitemap_xml(
+    site_url: str, page_uris: Iterable[str], editions: dict[str, str] | None = None
+) -> bytes:
+    """Return a sitemap listing each page URI (relative to the site root) under
+    ``site_url``; with ``editions`` (hreflang -> each edition's base URL), each page's
+    URL in every edition as its alternates."""
+    ElementTree.register_namespace("xhtml", _XHTML)
     urlset = ElementTree.Element("urlset", xmlns=_NAMESPACE)
     for uri in sorted(set(page_uris)):
-        ElementTree.SubElement(ElementTree.SubElement(urlset, "url"), "loc").text = (
-            site_url + uri
-        )
+        url = ElementTree.SubElement(urlset, "url")
+        ElementTree.SubElement(url, "loc").text = site_url + uri
+        for hreflang, base in (editions or {}).items():
+            ElementTree.SubElement(
+                url,
+                f"{{{_XHTML}}}link",
+                rel="alternate",
+                hreflang=hreflang,
+                href=base + uri,
+            )
     ElementTree.indent(urlset)
     return ElementTree.tostring(urlset, encoding="utf-8", xml_declaration=True)
 
@@ -35,11 +52,23 @@ def _write_sitemap(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     uris = [app.builder.get_target_uri(doc) for doc in app.env.found_docs]
-    Path(app.outdir, SITEMAP).write_bytes(sitemap_xml(app.config.html_baseurl, uris))
+    root = site_url.base_url()
+    editions = {
+        e.hreflang: f"{root}{e.folder}/" if e.folder else root for e in EDITIONS
+    }
+    Path(app.outdir, SITEMAP).write_bytes(
+        sitemap_xml(app.config.html_baseurl, uris, editions)
+    )
 
 
-#: Output folders of assets, not pages: left alone.
-ASSET_DIRS = ("_static", "_sources", "_images", "_downloads")
+#: Output folders of assets, and of the other editions' builds: not this build's pages.
+ASSET_DIRS = (
+    "_static",
+    "_sources",
+    "_images",
+    "_downloads",
+    *(edition.folder for edition in EDITIONS if edition.folder),
+)
 
 
 def stale_pages(outdir: Path, current: set[str]) -> list[Path]:

@@ -15,7 +15,9 @@ catalogue re-renders them.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
+from functools import reduce
 from html import escape
 from pathlib import Path
 from typing import ClassVar
@@ -31,8 +33,9 @@ from sphinx.util.nodes import make_refnode
 from sphinx_design.badges_buttons import create_bdg_classes, sd_badge
 
 from semantics import catalogue, check
-from semantics.catalogue import FIELDS, Operation
+from semantics.catalogue import FIELDS, N_, Operation
 from semantics.measurement import Measurement
+from site_build.extensions.editions import _
 from site_build.extensions.semantics_measure import (
     JSON_NAME,
     PACKAGE_FILES,
@@ -47,26 +50,31 @@ RENDERING = Path(__file__).resolve()
 
 #: Marks the links to the API documentation and the gallery beside an expression.
 DOCS_CLASS = "semantics-docs"
-#: Column headings on the site.
+#: Column headings on the site (shown translated: ``label``).
 LABELS = {
-    "shares_storage": "Shares memory",
-    "writes_propagate": "Writes reach source",
-    "returns_self": "Source itself",
-    "result_requires_grad": "Requires grad",
-    "result_is_leaf": "Leaf",
-    "grad_flows_to_source": "Grad reaches source",
-    "shares_version_counter": "Shared version counter",
+    "shares_storage": N_("Shares memory"),
+    "writes_propagate": N_("Writes reach source"),
+    "returns_self": N_("Source itself"),
+    "result_requires_grad": N_("Requires grad"),
+    "result_is_leaf": N_("Leaf"),
+    "grad_flows_to_source": N_("Grad reaches source"),
+    "shares_version_counter": N_("Shared version counter"),
 }
-#: Badge colour (sphinx-design semantic colour, outlined or not) per shown value: no
-#: green and red, since "no" is as often the answer a reader wants as "yes".
+#: Badge colour (sphinx-design semantic colour, outlined or not) per value: no green
+#: and red, since "no" is as often the answer a reader wants as "yes". The values are
+#: the English words of ``check.show`` and the filter's keys; a badge shows them
+#: translated.
 BADGE_STYLE = {
-    "yes": ("primary", False),
-    "no": ("secondary", False),
-    "n/a": ("secondary", True),
-    "raises": ("warning", False),
-    "not measured": ("secondary", True),
+    N_("yes"): ("primary", False),
+    N_("no"): ("secondary", False),
+    N_("n/a"): ("secondary", True),
+    N_("raises"): ("warning", False),
+    N_("not measured"): ("secondary", True),
 }
-DEVICE_NAMES = {"cpu": "the CPU", "cuda": "a CUDA device"}
+#: A device type in words, where a row says which one it needs.
+DEVICE_NAMES = {"cpu": N_("the CPU"), "cuda": N_("a CUDA device")}
+#: A ``{name}`` in a translated sentence, where ``_sentence`` puts a node.
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 class semantics_ref(nodes.Inline, nodes.Element):
@@ -83,10 +91,50 @@ def _text_with_code(text: str) -> list[nodes.Node]:
     ]
 
 
+def _sentence(text: str, **parts: nodes.Node) -> list[nodes.Node]:
+    """A translated sentence as nodes: each ``{name}`` in it becomes ``parts[name]``
+    (a link, code), wherever the translation put it; the text between them may hold
+    `backticked` code."""
+    pieces = _PLACEHOLDER.split(text)
+    found: list[nodes.Node] = []
+    for index, piece in enumerate(pieces):
+        found += [parts[piece]] if index % 2 else _text_with_code(piece)
+    return found
+
+
+def _site_words(node: nodes.TextElement) -> nodes.TextElement:
+    """Mark ``node`` as translated already, from the ``site`` catalogue.
+
+    Sphinx would otherwise take a paragraph or title that a directive returns for a
+    message of the page's own catalogue: one whose English changes with the build
+    (the PyTorch version, the devices), and which, already in Chinese, it would find
+    untranslated.
+    """
+    node["translatable"] = False
+    return node
+
+
+def label(field: str) -> str:
+    """A fact's column heading, in the page's language."""
+    return _(LABELS[field])
+
+
+def _devices_in_words(devices: tuple[str, ...]) -> str:
+    """The device types an expression needs: "the CPU or a CUDA device"."""
+    names = [_(DEVICE_NAMES[d]) if d in DEVICE_NAMES else d for d in devices]
+    return reduce(
+        lambda first, second: _("{first} or {second}").format(
+            first=first, second=second
+        ),
+        names or [""],
+    )
+
+
 def _badge(value: str, tooltip: str, shown: str | None = None) -> nodes.Node:
-    """A sphinx-design badge coloured by ``value`` and showing ``shown`` (default: it)."""
+    """A sphinx-design badge coloured by ``value`` and showing ``shown`` (default: it,
+    translated)."""
     color, outline = BADGE_STYLE[value]
-    shown = shown or value
+    shown = shown or _(value)
     badge = sd_badge(shown, shown, classes=create_bdg_classes(color, outline))
     badge["tooltip"] = tooltip
     return badge
@@ -103,15 +151,22 @@ def fact_badges(
 ) -> list[nodes.Node]:
     """One badge when every device agrees, else one badge per device."""
     values = {device: _value(m, field) for device, m in by_device.items()}
-    label = LABELS[field]
     if len(set(values.values())) == 1:
         value = next(iter(values.values()))
-        return [_badge(value, f"{label}: {value} on {', '.join(values)}")]
+        return [_badge(value, _fact_tooltip(field, value, ", ".join(values)))]
     found: list[nodes.Node] = []
     for device, value in values.items():
-        tooltip = f"{label}: {value} on {device}"
-        found += [_badge(value, tooltip, shown=f"{device}: {value}"), nodes.Text(" ")]
+        tooltip = _fact_tooltip(field, value, device)
+        shown = _("{device}: {value}").format(device=device, value=_(value))
+        found += [_badge(value, tooltip, shown=shown), nodes.Text(" ")]
     return found[:-1]
+
+
+def _fact_tooltip(field: str, value: str, devices: str) -> str:
+    """A badge's tooltip, "Shares memory: yes on cpu", in the page's language."""
+    return _("{label}: {value} on {devices}").format(
+        label=label(field), value=_(value), devices=devices
+    )
 
 
 def _entry(*paragraphs: list[nodes.Node], morecols: int = 0) -> nodes.entry:
@@ -167,7 +222,8 @@ def _docs_links(op: Operation, docname: str) -> list[nodes.Node]:
             refwarn=True,
             refdoc=docname,
         )
-        ref += nodes.inline("example", "example")
+        example = _("example")
+        ref += nodes.inline(example, example)
         if links:
             # A line may break before the dot, never after it.
             links.append(nodes.Text(" ·\u00a0"))
@@ -180,12 +236,17 @@ def expression_entry(
 ) -> nodes.entry:
     """The first cell of a row: the expression, what it starts from, and its links."""
     code = _row_link(op, _code(op)) if link_to_row else _code(op)
-    given = [nodes.Text("with "), *_text_with_code(op.given)] if op.given else []
+    given = _given(op) if op.given else []
     links = _docs_links(op, docname) if docs else []
     # Beside the expression, not under it: a typical matrix row stays one line high
     # on a wide screen; on a narrow one the links wrap under it by themselves.
     first = [code, nodes.Text(" "), nodes.inline("", "", *links, classes=[DOCS_CLASS])]
     return _entry(first if links else [code], given)
+
+
+def _given(op: Operation) -> list[nodes.Node]:
+    """What the expression starts from, "with `y = x * 1`, not a leaf", as nodes."""
+    return _text_with_code(_("with {given}").format(given=_(op.given)))
 
 
 def fact_entries(
@@ -197,17 +258,21 @@ def fact_entries(
     """The fact cells of a row: badges, or one cell saying why there are none."""
     span = len(fields) - 1
     if not by_device:
-        needs = " or ".join(DEVICE_NAMES.get(d, d) for d in op.devices or ())
-        text = f"needs {needs}; this build ran on {', '.join(devices_measured)}."
-        badge = _badge("not measured", f"Not measured: {text}")
+        text = _("needs {devices}; this build ran on {measured}.").format(
+            devices=_devices_in_words(op.devices or ()),
+            measured=", ".join(devices_measured),
+        )
+        badge = _badge("not measured", _("Not measured: {reason}").format(reason=text))
         return [_entry([badge, nodes.Text(" " + text)], morecols=span)]
     errors = {m.error for m in by_device.values()}
     if None in errors:
         return [_entry(fact_badges(op, f, by_device)) for f in fields]
-    parts: list[nodes.Node] = [_badge("raises", "raises on " + ", ".join(by_device))]
+    raises = _("raises on {devices}").format(devices=", ".join(by_device))
+    parts: list[nodes.Node] = [_badge("raises", raises)]
     for error in sorted(e for e in errors if e is not None):
         where = ", ".join(d for d, m in by_device.items() if m.error == error)
-        parts += [nodes.Text(f" on {where}: "), nodes.literal(error, error)]
+        on = _("on {devices}:").format(devices=where)
+        parts += [nodes.Text(f" {on} "), nodes.literal(error, error)]
     return [_entry(parts, morecols=span)]
 
 
@@ -218,7 +283,9 @@ def _measured_on(env: BuildEnvironment) -> str:
 def caption(env: BuildEnvironment) -> str:
     """Which PyTorch and devices the measurements come from."""
     version = env.semantics_document["torch_version"]  # type: ignore[attr-defined]
-    return f"Measured with PyTorch {version} on {_measured_on(env)} when this site was built"
+    return _(
+        "Measured with PyTorch {version} on {devices} when this site was built"
+    ).format(version=version, devices=_measured_on(env))
 
 
 class _SemanticsDirective(SphinxDirective):
@@ -240,12 +307,12 @@ class _SemanticsDirective(SphinxDirective):
         """A row per operation and a column per fact; matrix rows are link targets."""
         measured = measured_by_op(self.env)
         devices_measured = self.env.semantics_document["devices"]  # type: ignore[attr-defined]
-        headings = ["Expression", *(LABELS[f] for f in fields)]
+        headings = [_("Expression"), *(label(f) for f in fields)]
         table = nodes.table(
             classes=["semantics-table", *(["semantics-matrix"] if in_matrix else [])]
         )
         if title:
-            table += nodes.title(title, title)
+            table += _site_words(nodes.title(title, title))
         group = nodes.tgroup(cols=len(headings))
         table += group
         group += [
@@ -286,6 +353,31 @@ def _op_list(argument: str) -> list[str]:
     return names
 
 
+def _filter_form() -> str:
+    """The filter's form, hidden until its script runs: words to find, and a value
+    to require of each fact."""
+    # The options' values are the English words the script compares (those of
+    # ``semantics.json``, as ``check.show`` writes them); their text is translated.
+    anything = escape(_("any"))
+    options = f'<option value="">{anything}</option>' + "".join(
+        f'<option value="{value}">{escape(_(value))}</option>'
+        for value in ("yes", "no", "n/a", "raises")
+    )
+    choices = "".join(
+        f'<label>{escape(label(field))} <select name="{field}">'
+        f"{options}</select></label>"
+        for field in FIELDS
+    )
+    find = escape(_("Find"))
+    placeholder = escape(_("an expression, e.g. split"))
+    return (
+        '<form class="semantics-filter" role="search" hidden>'
+        f'<label>{find} <input type="search" name="text" '
+        f'placeholder="{placeholder}"></label>'
+        f"{choices}<output></output></form>"
+    )
+
+
 class SemanticsMatrix(_SemanticsDirective):
     """Every catalogue operation, grouped, with its measured facts and links."""
 
@@ -299,24 +391,25 @@ class SemanticsMatrix(_SemanticsDirective):
             nodes.literal(JSON_NAME, JSON_NAME),
             refuri="../" * depth + JSON_NAME,
         )
-        intro = nodes.paragraph(
-            "",
-            "",
-            nodes.Text(caption(env) + ". The same measurements, as data: "),
-            json_link,
-            nodes.Text(". Unless a row says otherwise, "),
-            nodes.literal("x", "x"),
-            nodes.Text(" is "),
-            nodes.literal(catalogue.X_CODE, catalogue.X_CODE),
-            nodes.Text(" on the device measured."),
+        text = _(
+            "{caption}. The same measurements, as data: {json}. Unless a row says "
+            "otherwise, `x` is {x_code} on the device measured."
         )
+        words = _sentence(
+            text,
+            caption=nodes.Text(caption(env)),
+            json=json_link,
+            x_code=nodes.literal(catalogue.X_CODE, catalogue.X_CODE),
+        )
+        intro = _site_words(nodes.paragraph("", "", *words))
         found: list[nodes.Node] = [intro, self.filter_box()]
         for group in catalogue.GROUPS:
             section_id = f"semantics-group-{group.id}"
             section = nodes.section(ids=[section_id], names=[section_id])
             self.state.document.note_explicit_target(section)
-            section += nodes.title(group.title, group.title)
-            section += nodes.paragraph("", "", *_text_with_code(group.summary))
+            title = _(group.title)
+            section += _site_words(nodes.title(title, title))
+            section += nodes.paragraph("", "", *_text_with_code(_(group.summary)))
             section += self.table(
                 list(catalogue.group(group.id)), list(FIELDS), in_matrix=True
             )
@@ -327,29 +420,18 @@ class SemanticsMatrix(_SemanticsDirective):
         """A form that narrows the matrix to matching rows, in the browser
         (``_static/matrix-filter.js``), with the measurements it needs: the document
         published as ``semantics.json``, and which row shows which operation."""
-        choices = "".join(
-            f'<label>{escape(LABELS[field])} <select name="{field}">'
-            '<option value="">any</option>'
-            + "".join(
-                f'<option value="{value}">{value}</option>'
-                for value in ("yes", "no", "n/a", "raises")
-            )
-            + "</select></label>"
-            for field in FIELDS
-        )
         data = {
             "document": self.env.semantics_document,  # type: ignore[attr-defined]
             "rows": {op.anchor: op.id for op in catalogue.CATALOGUE},
             "shown": {json.dumps(v): check.show(v) for v in (True, False, None)},
+            # The words the script writes, in the page's language: it has none.
+            "count": _("{count} of {total} rows"),
         }
         # "</" cannot end the script early once escaped.
         text = json.dumps(data).replace("</", "<\\/")
         html = (
-            '<form class="semantics-filter" role="search" hidden>'
-            '<label>Find <input type="search" name="text" '
-            'placeholder="an expression, e.g. split"></label>'
-            f"{choices}<output></output></form>"
-            f'<script type="application/json" class="semantics-filter-data">{text}</script>'
+            _filter_form()
+            + f'<script type="application/json" class="semantics-filter-data">{text}</script>'
         )
         return nodes.raw("", html, format="html", classes=[FILTER_CLASS])
 
@@ -391,7 +473,7 @@ class SemanticsList(_SemanticsDirective):
         for op in catalogue.group(group_id):
             item = nodes.paragraph("", "", _row_link(op, _code(op)))
             if op.given:
-                item += [nodes.Text(" with "), *_text_with_code(op.given)]
+                item += [nodes.Text(" "), *_given(op)]
             items += nodes.list_item("", item)
         return [items]
 

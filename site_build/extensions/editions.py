@@ -1,0 +1,323 @@
+"""Sphinx extension: the site's editions, English at the root and Simplified Chinese in
+``zh_CN/``, each a build of the same sources (``site_build.config.editions``).
+
+An edition's prose comes from Sphinx's gettext catalogues under ``locales/`` (one per
+page, updated by ``nox -s translations``); its code, outputs and figures are the English
+build's, found in the same execution caches. This extension:
+
+- publishes an edition under its folder: base URL, the 404 page's links and text, the
+  devices named in the footer and on the home page;
+- gives every page a language switch to the same page in the other edition, and
+  ``<link rel="alternate" hreflang>`` tags for every edition;
+- fails the build, naming the page and the message, where a message of a page has no
+  translation (Sphinx would show the English sentence in its place, silently; a fuzzy
+  translation, whose source changed, counts as none);
+- translates the site's own words (the matrix's headings and badges, the verdicts, the
+  footer) from a catalogue of their own, ``site``, which ``-b gettext`` writes beside
+  the pages' catalogues: ``site_messages`` lists where those words are;
+- gives Chinese search the glossary's terms as words (``jieba`` splits the text).
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.errors import ConfigError
+from sphinx.locale import get_translation
+from sphinx.util import logging
+from sphinx.util.nodes import NodeMatcher
+
+from site_build.config import site_facts, site_url
+from site_build.config.editions import BY_LANGUAGE, EDITIONS, ENGLISH, Edition
+from site_build.english_text import english_runs, raw_markup
+
+logger = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parents[2]
+LOCALES = ROOT / "locales"
+CATALOG = "site"
+_ = get_translation(CATALOG)
+#: Python files whose ``_()`` and ``N_()`` strings are the ``site`` catalogue.
+SITE_MESSAGES = (
+    ROOT / "semantics" / "catalogue.py",
+    ROOT / "site_build" / "config" / "site_facts.py",
+    *sorted((ROOT / "site_build" / "extensions").glob("*.py")),
+)
+#: English runs reported per page; the rest are counted.
+ENGLISH_RUNS_SHOWN = 5
+#: Words of the theme's templates that its own catalogues leave untranslated in an
+#: edition of this site: translated in ``sphinx.po`` with the site's templates.
+THEME_MESSAGES = (
+    "Color mode",
+    "System Settings",
+    "Breadcrumb",
+    "© Copyright %(copyright)s.",
+)
+#: The glossary page: its Chinese terms are words for the search index.
+GLOSSARY = ROOT / "docs" / "glossary.md"
+
+
+def edition_of(config: Config) -> Edition:
+    try:
+        return BY_LANGUAGE[config.language]
+    except KeyError:
+        allowed = ", ".join(sorted(BY_LANGUAGE))
+        raise ConfigError(
+            f"language={config.language!r}: this site has editions in {allowed}"
+        ) from None
+
+
+def _configure(app: Sphinx, config: Config) -> None:
+    edition = edition_of(config)
+    facts = site_facts.verified_with()
+    names = [str(name) for name in facts["verified_devices"]]
+    in_words = {
+        "page_device": site_facts.in_words(names[-1:], _),
+        "devices_in_words": site_facts.in_words(names, _),
+    }
+    config.html_context = {**config.html_context, **in_words}
+    config.myst_substitutions = {
+        **config.myst_substitutions,
+        "page_device": in_words["page_device"],
+        "verified_devices": in_words["devices_in_words"],
+    }
+    config.html_context["editions"] = EDITIONS
+    if edition is ENGLISH:
+        return
+    config.html_title = config.project = str(_("PyTorch copy semantics"))
+    config.html_theme_options = {
+        **config.html_theme_options,
+        "search_bar_text": str(_("Search the docs ...")),
+    }
+    english_author = config.author
+    config.author = str(_("The torch-copy-semantics authors"))
+    config.copyright = config.copyright.replace(english_author, config.author)
+    source = config.myst_substitutions.get("source_repository", "")
+    words = str(_("source repository"))
+    config.myst_substitutions["source_repository"] = source.replace(
+        "source repository", words
+    )
+    config.html_baseurl = config.ogp_site_url = (
+        f"{config.html_baseurl}{edition.folder}/"
+    )
+    prefix = config.notfound_urls_prefix = site_url.path_prefix(config.html_baseurl)
+    home_page = _("home page")
+    home = f'<a href="{prefix}index.html">{home_page}</a>'
+    config.notfound_context = {
+        "title": _("Page not found"),
+        "body": f"<h1>{_('Page not found')}</h1>\n<p>"
+        + _("There is no page at this address. Start again from the {home}, or use "
+            "the search box above.").format(home=home)
+        + "</p>",
+    }  # fmt: skip
+    if config.language.startswith("zh"):
+        dictionary = Path(app.doctreedir) / "search-words.txt"
+        dictionary.parent.mkdir(parents=True, exist_ok=True)
+        dictionary.write_text(
+            "".join(f"{word} 100000 n\n" for word in glossary_terms()), encoding="utf-8"
+        )
+        config.html_search_options = {"dict": str(dictionary)}
+
+
+def glossary_terms(path: Path = GLOSSARY) -> list[str]:
+    """The Chinese terms of the glossary's table (its second column), one per word."""
+    terms = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) == 3 and not set(cells[1]) <= {"-"}:
+            terms += [term.strip() for term in cells[1].split("、")]
+    return [term for term in terms if term and not term.isascii()]
+
+
+def page_url(edition: Edition, pagename: str) -> str:
+    """The path of ``pagename`` of ``edition`` from the site's root."""
+    return f"{edition.folder}/{pagename}.html" if edition.folder else f"{pagename}.html"
+
+
+def _add_links(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """The language switch's links, relative, and hreflang tags, absolute."""
+    this = edition_of(app.config)
+    depth = pagename.count("/") + (1 if this.folder else 0)
+    up = "../" * depth
+    root = site_url.base_url()
+    context["edition_links"] = [
+        (edition, up + page_url(edition, pagename), edition is this)
+        for edition in EDITIONS
+    ]
+    tags = "".join(
+        f'<link rel="alternate" hreflang="{edition.hreflang}" '
+        f'href="{root}{page_url(edition, pagename)}" />\n'
+        for edition in EDITIONS
+    )
+    tags += f'<link rel="alternate" hreflang="x-default" href="{root}{page_url(ENGLISH, pagename)}" />\n'
+    context["metatags"] = context.get("metatags", "") + tags
+
+
+#: A thumbnail of Sphinx-Gallery's index: raw HTML holding the example's first
+#: paragraph (the tooltip) and title, in English, around a link to the example.
+THUMBNAIL = re.compile(
+    r'(<div class="sphx-glr-thumbcontainer" tooltip=")[^"]*(">.*?'
+    r'<a class="reference internal" href="(?P<href>[^"#]+)\.html".*?'
+    r'<div class="sphx-glr-thumbnail-title">).*?(</div>)',
+    re.DOTALL,
+)
+
+
+def _translate_thumbnails(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """In an edition other than English, the gallery's thumbnails show each example's
+    title and first paragraph as its own page shows them, translated."""
+    if edition_of(
+        app.config
+    ) is ENGLISH or "sphx-glr-thumbcontainer" not in context.get("body", ""):
+        return
+
+    def translated(match: re.Match) -> str:
+        docname = posixpath.normpath(
+            posixpath.join(posixpath.dirname(pagename), match["href"])
+        )
+        example = app.env.get_doctree(docname)
+        section = next(example.findall(nodes.section))  # the note before it links
+        first = next(c for c in section.children if isinstance(c, nodes.paragraph))
+        title = app.env.titles[docname].astext()
+        return f"{match[1]}{html.escape(first.astext())}{match[2]}{html.escape(title)}{match[4]}"
+
+    context["body"] = THUMBNAIL.sub(translated, context["body"])
+
+
+def _check_english(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """In an edition other than English, no English sentence is left on a page.
+
+    The catalogues cover the pages' own text; this finds what reaches a page another
+    way (text an extension writes, a message missing from every catalogue).
+    """
+    if edition_of(app.config) is ENGLISH or doctree is None:
+        return
+    text = context.get("title", "") + " " + context.get("body", "")
+    for markup in raw_markup(text)[:ENGLISH_RUNS_SHOWN]:
+        logger.warning(
+            "markup shown as text on a %s page: %r (in reStructuredText, set inline "
+            "markup off with spaces)",
+            app.config.language,
+            markup,
+            location=pagename,
+            type="editions",
+            subtype="markup",
+        )
+    runs = english_runs(text)
+    for run in runs[:ENGLISH_RUNS_SHOWN]:
+        logger.warning(
+            "English text on a %s page: %r",
+            app.config.language,
+            run,
+            location=pagename,
+            type="editions",
+            subtype="english",
+        )
+    if len(runs) > ENGLISH_RUNS_SHOWN:
+        logger.warning(
+            "%d more English runs on this page",
+            len(runs) - ENGLISH_RUNS_SHOWN,
+            location=pagename,
+            type="editions",
+            subtype="english",
+        )
+
+
+def _report_untranslated(app: Sphinx, doctree: nodes.document) -> None:
+    """In an edition other than English, every message of a page must be translated.
+
+    Run once the page is read, when its front matter (metadata, never shown) is gone.
+    Sphinx's Locale transform marks each message ``translated`` or not.
+    """
+    from sphinx.builders.gettext import MessageCatalogBuilder
+
+    if edition_of(app.config) is ENGLISH or isinstance(
+        app.builder, MessageCatalogBuilder
+    ):
+        return
+    for node in NodeMatcher(nodes.Element, translated=False).findall(doctree):
+        if not node.astext().strip():
+            continue
+        logger.warning(
+            "no %s translation (or a fuzzy one) of: %s",
+            app.config.language,
+            " ".join(node.astext().split())[:100],
+            location=node,
+            type="editions",
+            subtype="untranslated",
+        )
+
+
+def _extract_site_messages(app: Sphinx) -> None:
+    """In a gettext build: the site's own words into ``site.pot``, and its templates'
+    into ``sphinx.pot``.
+
+    Sphinx's gettext builder looks for templates under the source folder only; this
+    site's are in the configuration folder (``sphinx-build -c conf``).
+    """
+    from babel.messages.extract import extract_from_file
+    from sphinx.builders.gettext import MsgOrigin
+
+    if app.builder.name != "gettext":
+        return
+    catalogs = app.builder.catalogs  # type: ignore[attr-defined]
+    for path in SITE_MESSAGES:
+        for line, text, _comments, _context in extract_from_file(
+            "python", str(path), keywords={"_": None, "N_": None}
+        ):
+            catalogs[CATALOG].add(text, MsgOrigin(str(path.relative_to(ROOT)), line))
+    for message in THEME_MESSAGES:
+        catalogs["sphinx"].add(message, MsgOrigin("pydata_sphinx_theme", 0))
+    extract = app.builder.templates.environment.extract_translations  # type: ignore[attr-defined]
+    for folder in app.config.templates_path:
+        for template in sorted(Path(app.confdir, folder).glob("*.html")):
+            text = template.read_text(encoding="utf-8")
+            for line, _function, message in extract(text):
+                origin = MsgOrigin(str(template.relative_to(ROOT)), line)
+                catalogs["sphinx"].add(message, origin)
+
+
+def _compile_site_catalogue(language: str) -> Path:
+    """Compile ``site.po`` of ``language`` now, if it changed: Sphinx compiles the
+    catalogues when the build starts, after the extensions have loaded theirs."""
+    from sphinx.util.i18n import CatalogInfo
+
+    info = CatalogInfo(LOCALES / language / "LC_MESSAGES", CATALOG, "utf-8")
+    if Path(info.po_path).is_file() and info.is_outdated():
+        info.write_mo(language)
+    return Path(info.po_path)
+
+
+def _depend_on_site_catalogue(app: Sphinx, doctree: nodes.document) -> None:
+    """A page of an edition other than English is read again when ``site.po``
+    changes: the matrix, the verdicts and the folded code's summaries use it."""
+    if edition_of(app.config) is not ENGLISH:
+        app.env.note_dependency(
+            str(LOCALES / app.config.language / "LC_MESSAGES" / f"{CATALOG}.po")
+        )
+
+
+def setup(app: Sphinx) -> dict[str, object]:
+    if app.config.language != ENGLISH.language:
+        _compile_site_catalogue(app.config.language)
+    app.add_message_catalog(CATALOG, str(LOCALES))
+    app.connect("doctree-read", _depend_on_site_catalogue)
+    app.connect("config-inited", _configure, priority=300)
+    app.connect("html-page-context", _add_links)
+    app.connect("html-page-context", _translate_thumbnails)
+    app.connect("html-page-context", _check_english, priority=900)
+    app.connect("builder-inited", _extract_site_messages)
+    # After Sphinx's collectors (500), which remove the front matter.
+    app.connect("doctree-read", _report_untranslated, priority=600)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,168 @@
+"""What a translation must keep of its source message, and the catalogues that do not.
+
+A translated message may reorder words, but every inline code span, role target, link
+address and substitution of its source must come through unchanged: they are code, or
+where the reader is sent, and a translator's slip there would break a page silently.
+Standard library and Babel (a Sphinx dependency) only: the tests and
+``python -m site_build.translation_check FILE.po ...`` use it, and ``nox -s
+translations`` drops obsolete messages with ``--drop-obsolete FILE.po ...``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+#: A backtick-delimited span, MyST or reStructuredText: an optional role before it
+#: (``{meth}`` or ``:meth:``), and an optional ``_`` or ``__`` after it (a link).
+_SPAN = re.compile(
+    r"(?P<role>\{[\w:.+-]+\}|:[\w:.+-]+:)?(?P<ticks>`+)(?P<body>.+?)(?P=ticks)(?P<link>_{1,2})?",
+    re.DOTALL,
+)
+#: ``title <target>`` inside a role or a reStructuredText link.
+_TITLED = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.DOTALL)
+_MARKDOWN_LINK = re.compile(r"\]\((?P<url>[^)\s]+)\)")
+_AUTOLINK = re.compile(r"<(?P<url>https?://[^>\s]+)>")
+_SUBSTITUTION = re.compile(r"\{\{\s*(?P<name>\w+)\s*\}\}|\|(?P<rst>\w+)\|")
+
+
+#: A Chinese translation of a long message is rarely under this share of its English
+#: length (0.28 at least, on the site's catalogues): shorter, a sentence may be missing.
+SHORTEST, LONG = 0.25, 100
+
+
+def markup(message: str) -> Counter[tuple[str, str]]:
+    """The parts of ``message`` a translation must keep: (kind, text) with counts.
+
+    Kinds: ``code`` (a code span, or reStructuredText's default role), a role's name
+    (its target, without the title a translation may change), ``link`` (an address),
+    ``substitution``.
+    """
+    found: Counter[tuple[str, str]] = Counter()
+    rest = []
+    end = 0
+    for span in _SPAN.finditer(message):
+        rest.append(message[end : span.start()])
+        end = span.end()
+        role, body, link = span["role"], span["body"], span["link"]
+        titled = _TITLED.match(body) if (role or link) else None
+        if link:
+            found["link", titled["target"] if titled else body] += 1
+        elif role:
+            found[role.strip("{}:"), titled["target"] if titled else body] += 1
+        else:
+            found["code", body] += 1
+    rest.append(message[end:])
+    text = "".join(rest)
+    for pattern in (_MARKDOWN_LINK, _AUTOLINK):
+        found.update(("link", m["url"]) for m in pattern.finditer(text))
+    for m in _SUBSTITUTION.finditer(text):
+        found["substitution", m["name"] or m["rst"]] += 1
+    return found
+
+
+def rendered(message: str, syntax: str) -> Counter[str]:
+    """How many of each inline element ``message`` renders to: code, emphasis, strong,
+    links, roles. ``syntax`` is ``"rst"`` (gallery pages) or ``"md"`` (MyST pages).
+
+    Text can keep every code span and still lose one when rendered: reStructuredText
+    needs inline markup set off by spaces or punctuation, CommonMark needs emphasis
+    to start and end next to the right characters, and Chinese gives neither.
+    """
+    if syntax == "md":
+        from markdown_it import MarkdownIt
+
+        tokens = MarkdownIt("commonmark").parseInline(message)[0].children or []
+        return Counter(t.type for t in tokens if t.type.endswith(("_open", "_inline")))
+    from docutils.core import publish_doctree
+    from docutils.nodes import Inline, system_message
+
+    tree = publish_doctree(
+        message,
+        settings_overrides={
+            "report_level": 5,
+            "halt_level": 5,
+            "warning_stream": False,
+        },
+    )
+    kinds = Counter(type(node).__name__ for node in tree.findall(Inline))
+    kinds["problem"] = sum(1 for _ in tree.findall(system_message))
+    return kinds
+
+
+def syntax_of(path: Path) -> str | None:
+    """The markup of a catalogue's messages: its page's, or None for template words."""
+    if path.stem in ("site", "sphinx") and path.parent.name == "LC_MESSAGES":
+        return None
+    return "rst" if path.parent.name == "gallery" else "md"
+
+
+def problems(path: Path) -> list[str]:
+    """What is wrong with the catalogue at ``path``: one line per message."""
+    from babel.messages.pofile import read_po
+
+    syntax = syntax_of(path)
+
+    with path.open("rb") as file:
+        catalog = read_po(file)
+    found = []
+    for message in catalog:
+        if not message.id:
+            continue  # the header
+        source = message.id if isinstance(message.id, str) else message.id[0]
+        where = f"{path}: {source[:60]!r}"
+        translation = message.string if isinstance(message.string, str) else ""
+        if message.fuzzy:
+            found.append(
+                f"{where}: fuzzy (its source changed): check it, drop the flag"
+            )
+        elif not translation.strip():
+            found.append(f"{where}: not translated")
+        elif markup(source) != markup(translation):
+            lost = markup(source) - markup(translation)
+            added = markup(translation) - markup(source)
+            found.append(
+                f"{where}: markup changed: lost {sorted(lost)}, added {sorted(added)}"
+            )
+        elif len(source) > LONG and len(translation) < SHORTEST * len(source):
+            found.append(
+                f"{where}: a quarter of its source's length: is a sentence missing?"
+            )
+        elif syntax and rendered(source, syntax) != rendered(translation, syntax):
+            found.append(
+                f"{where}: renders differently ({dict(rendered(source, syntax))} in "
+                f"English, {dict(rendered(translation, syntax))} translated): set "
+                "inline markup off with spaces"
+            )
+    for message in catalog.obsolete.values():
+        found.append(f"{path}: {str(message.id)[:60]!r}: obsolete: delete it")
+    return found
+
+
+def check(paths: Iterable[Path]) -> list[str]:
+    """Every problem of the catalogues at ``paths``."""
+    return [line for path in paths for line in problems(path)]
+
+
+def drop_obsolete(path: Path) -> None:
+    """Remove the messages no page has any more from the catalogue at ``path``.
+
+    ``sphinx-intl update`` keeps them, commented out, after offering each one's
+    translation to a changed message (marked fuzzy): nothing reads them afterwards.
+    """
+    lines = path.read_text(encoding="utf-8").split("\n\n")
+    kept = [block for block in lines if not block.lstrip().startswith("#~")]
+    path.write_text("\n\n".join(kept).rstrip("\n") + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--drop-obsolete"]:
+        for arg in sys.argv[2:]:
+            drop_obsolete(Path(arg))
+        sys.exit(0)
+    lines = check(Path(arg) for arg in sys.argv[1:])
+    print("\n".join(lines) or "no problems")
+    sys.exit(1 if lines else 0)

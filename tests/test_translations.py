@@ -1,0 +1,164 @@
+"""Every edition's catalogues are complete, current and faithful to their sources' code
+and links; a build of an edition fails where a page would show English."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from site_build import translation_check
+from site_build.config.editions import EDITIONS
+from site_build.english_text import english_runs
+from site_build.extensions import editions
+
+ROOT = Path(__file__).resolve().parents[1]
+TRANSLATED = [edition for edition in EDITIONS if edition.folder]
+
+
+def _catalogues(language: str) -> list[Path]:
+    return sorted((ROOT / "locales" / language / "LC_MESSAGES").rglob("*.po"))
+
+
+@pytest.mark.parametrize("edition", TRANSLATED, ids=lambda e: e.language)
+def test_every_page_has_a_catalogue(edition) -> None:
+    folder = ROOT / "locales" / edition.language / "LC_MESSAGES"
+    pages = [
+        p.relative_to(ROOT / "docs").with_suffix("")
+        for p in (ROOT / "docs").glob("*.md")
+    ]
+    examples = [Path("gallery") / p.stem for p in (ROOT / "examples").glob("*.py")]
+    missing = [
+        str(page)
+        for page in [
+            *pages,
+            *examples,
+            Path("gallery/index"),
+            Path("site"),
+            Path("sphinx"),
+        ]
+        if not (folder / f"{page}.po").is_file()
+    ]
+    assert not missing, (
+        f"no {edition.language} catalogue for {missing}: run nox -s translations"
+    )
+
+
+@pytest.mark.parametrize("edition", TRANSLATED, ids=lambda e: e.language)
+def test_every_message_is_translated_keeping_its_code_and_links(edition) -> None:
+    problems = translation_check.check(_catalogues(edition.language))
+    assert not problems, "\n".join(problems[:40]) + f"\n({len(problems)} problems)"
+
+
+def _po(tmp_path: Path, entries: str, header: str = "") -> Path:
+    path = tmp_path / "page.po"
+    path.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        + header
+        + entries,
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_a_translation_that_drops_or_changes_code_a_role_or_a_link_is_reported(
+    tmp_path: Path,
+) -> None:
+    path = _po(
+        tmp_path,
+        'msgid "Use `x.clone()` here."\nmsgstr "在这里使用 `x.clone`。"\n\n'
+        'msgid "See {meth}`~torch.Tensor.view`."\nmsgstr "见 {meth}`torch.Tensor.view`。"\n\n'
+        'msgid "Read [views](views.md#strides)."\nmsgstr "阅读[视图](views.md)。"\n\n'
+        'msgid "On {{ page_device }}."\nmsgstr "在某设备上。"\n\n'
+        'msgid "Kept: ``a`` and :func:`b <torch.b>`."\nmsgstr "保留：:func:`乙 <torch.b>` 和 ``a``。"\n',
+    )
+    problems = translation_check.problems(path)
+    assert [line.split(": ")[1] for line in problems] == [
+        "'Use `x.clone()` here.'",
+        "'See {meth}`~torch.Tensor.view`.'",
+        "'Read [views](views.md#strides).'",
+        "'On {{ page_device }}.'",
+    ]
+    assert all("markup changed" in line for line in problems)
+
+
+def test_an_untranslated_fuzzy_or_obsolete_message_is_reported(tmp_path: Path) -> None:
+    path = _po(
+        tmp_path,
+        'msgid "Empty."\nmsgstr ""\n\n'
+        '#, fuzzy\nmsgid "Changed."\nmsgstr "旧的译文。"\n\n'
+        '#~ msgid "Gone."\n#~ msgstr "没了。"\n',
+    )
+    problems = translation_check.problems(path)
+    assert len(problems) == 3
+    assert "not translated" in problems[0]
+    assert "fuzzy" in problems[1]
+    assert "obsolete" in problems[2]
+    translation_check.drop_obsolete(path)
+    assert len(translation_check.problems(path)) == 2
+
+
+def test_english_runs_skip_code_names_and_text_marked_english() -> None:
+    html = (
+        "<h1>视图：同一块内存</h1><p>用 <code>x.view(2, 3) and more words</code> 查看，"
+        '<span class="pre">also not prose here</span>，PyTorch 和 Jupyter notebook。'
+        '<span class="lang-en">shallow copy, deep copy</span><span lang="en">English</span></p><pre>print("a b c")</pre>'
+        '<div class="highlight">one two three</div>'
+    )
+    assert english_runs(html) == []
+    assert english_runs("<p>这里 is a forgotten sentence，然后</p>") == [
+        "is a forgotten sentence"
+    ]
+    assert english_runs('<img alt="a storage of six numbers">') == [
+        "a storage of six numbers"
+    ]
+
+
+def test_the_glossary_gives_search_its_chinese_terms() -> None:
+    terms = editions.glossary_terms()
+    for term in ("视图", "深拷贝", "浅拷贝", "叶子张量", "原地操作", "版本计数器"):
+        assert term in terms
+    assert all(not term.isascii() for term in terms)
+
+
+MINIMAL_CONF = """
+extensions = ["myst_parser", "site_build.extensions.editions"]
+locale_dirs = ["locales"]
+gettext_compact = False
+html_theme = "basic"
+myst_substitutions = {}
+html_baseurl = "http://127.0.0.1:8000/"
+notfound_urls_prefix = "/"
+notfound_context = {}
+ogp_site_url = html_baseurl
+"""
+
+
+def test_a_chinese_build_fails_naming_the_page_and_an_untranslated_message(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "conf.py").write_text(MINIMAL_CONF, encoding="utf-8")
+    (tmp_path / "index.md").write_text(
+        "# Title\n\nA first sentence.\n\nA second sentence left out.\n",
+        encoding="utf-8",
+    )
+    catalogue = tmp_path / "locales" / "zh_CN" / "LC_MESSAGES" / "index.po"
+    catalogue.parent.mkdir(parents=True)
+    catalogue.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Title"\nmsgstr "标题"\n\n'
+        'msgid "A first sentence."\nmsgstr "第一句。"\n',
+        encoding="utf-8",
+    )
+    build = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", "-W", "-q", "-D",
+         "language=zh_CN", str(tmp_path), str(tmp_path / "out")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    output = build.stdout + build.stderr
+    assert build.returncode != 0, output
+    assert "index.md" in output, output
+    assert "A second sentence left out." in output, output
+    assert "A first sentence." not in output, output
