@@ -5,7 +5,7 @@
 The values of ``src`` are written into memory the destination already owns:
 converted to its dtype, broadcast to its shape, across devices if need be. Into a
 floating-point or complex destination, with grad mode on, gradient flows back to
-``src``.
+``src`` when it requires grad.
 """
 
 # %%

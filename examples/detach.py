@@ -48,9 +48,9 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
 # %%
 # The detached tensor is the same memory
 # --------------------------------------
-# ``w.detach()`` is a new tensor over the memory of ``w``. It does not
-# :attr:`~torch.Tensor.requires_grad`, has no ``grad_fn`` and counts as a leaf
-# (:attr:`~torch.Tensor.is_leaf`).
+# ``w.detach()`` is a new tensor over the memory of ``w``. Its
+# :attr:`~torch.Tensor.requires_grad` is ``False``, it has no ``grad_fn`` and it
+# counts as a leaf (:attr:`~torch.Tensor.is_leaf`).
 w = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
 d = w.detach()
 print(f"d is w: {d is w}, d shares memory with w: {shares_memory(d, w)}")
