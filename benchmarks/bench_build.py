@@ -8,7 +8,8 @@ tracks or would track) it times, in one run:
 - **floor**: one process that imports torch once and runs every page's and example's
   code in turn (``benchmarks/floor.py``), the least execution can cost;
 - **cold build**: the site built with no output and no caches (the median run; the
-  examples' and pages' costs are that run's);
+  examples' and pages' costs are that run's), then its **other editions** (Chinese),
+  as ``nox -s docs`` builds them, from the same caches;
 - **full rebuilds** with the HTML and doctrees removed: one keeping only the execution
   caches (notebook runs, example outputs, measurements), which is Sphinx's own work on
   a cold build, so that the cold build's **execution overhead** (cold minus it) can be
@@ -40,7 +41,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from site_build.config import build_command
+from site_build.config import build_command, editions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -100,11 +101,13 @@ def fresh_setup(site: Path) -> Run:
     return timed([sys.executable, "-m", "nox", "-s", "docs", "tests"], site, environ)
 
 
-def build(site: Path) -> Run:
-    """Build the site exactly as ``nox -s docs`` does."""
+def build(site: Path, edition: editions.Edition = editions.ENGLISH) -> Run:
+    """Build one edition of the site exactly as ``nox -s docs`` does."""
     return timed(
-        [sys.executable, "-m", "sphinx", *build_command.sphinx_args(site)], site
-    )
+        [sys.executable, "-m", "sphinx",
+         *build_command.sphinx_args(site, edition=edition)],
+        site,
+    )  # fmt: skip
 
 
 def executed(output: str) -> tuple[int, int]:
@@ -194,11 +197,15 @@ def measure(site: Path, repeats: int) -> dict[str, object]:
         timed([sys.executable, str(script), str(floor_json)], site)
         floors.append(json.loads(floor_json.read_text(encoding="utf-8")))
     floor = min(floors, key=lambda parts: parts["total"])
-    colds = []
+    colds, translated = [], []
     for _ in range(repeats):  # the longest measurement, and as noisy as the others
         clean(site, keep="nothing")
         colds.append((build(site), example_costs(site)))
-    cold, examples = sorted(colds, key=lambda run: run[0].seconds)[len(colds) // 2]
+        # The other editions, as nox -s docs builds them: after the English one.
+        translated.append([build(site, edition) for edition in editions.EDITIONS[1:]])
+    order = sorted(range(repeats), key=lambda i: colds[i][0].seconds)
+    cold, examples = colds[order[len(order) // 2]]
+    others = translated[order[len(order) // 2]]
     pages = {f"{n}.md": float(s) for n, s in NOTEBOOK_TIME.findall(cold.output)}
     sphinx_cold, cached = [], []
     for _ in range(repeats):
@@ -226,6 +233,10 @@ def measure(site: Path, repeats: int) -> dict[str, object]:
             "runs": [round(run.seconds, 2) for run, _ in colds],
             "examples_executed": cold_examples,
             "notebooks_executed": cold_pages,
+        },
+        "other_editions": {
+            "seconds": sum(run.seconds for run in others),
+            "executed": [executed(run.output) for run in others],
         },
         "executions_cached_rebuild": summary(sphinx_cold),
         "cached_rebuild": {**summary(cached), "pages": documents},
@@ -263,6 +274,11 @@ def verdicts(r: dict) -> list[tuple[str, float, str, bool]]:
          cold <= 40 and r["cold_build"]["notebooks_executed"] >= MIN_PAGES
          and r["cold_build"]["examples_executed"] >= MIN_EXAMPLES),
         ("floor: all code in one process (s)", floor, "reference", True),
+        ("the other editions, built after it (s)", r["other_editions"]["seconds"],
+         f"<= 50% of cold = {0.5 * cold:.1f} s (all editions <= 1.5 x English), "
+         "executes nothing",
+         r["other_editions"]["seconds"] <= 0.5 * cold
+         and all(tuple(e) == (0, 0) for e in r["other_editions"]["executed"])),
         ("full rebuild, execution caches kept (s)", sphinx_cold, "reference", True),
         ("execution overhead = cold - that rebuild (s)", overhead,
          f"<= 1.5 x floor = {1.5 * floor:.1f} s", overhead <= 1.5 * floor),

@@ -23,6 +23,8 @@ SEMANTICS = "semantics.json"
 # Pages Sphinx and the 404 extension generate: no content of their own.
 GENERATED = {"genindex.html", "search.html", "404.html", "py-modindex.html"}
 _ASSET_DIRS = ("_static/", "_sources/", "_downloads/", "_images/")
+#: Where each edition's pages sit below the site's root ("" for the English one).
+EDITION_FOLDERS = tuple(f"{e.folder}/" for e in EDITIONS if e.folder)
 
 
 def require(name: str) -> Path:
@@ -36,13 +38,22 @@ def require(name: str) -> Path:
     return path
 
 
+def in_edition(name: str) -> str:
+    """A path relative to the site's root, relative to its edition's root instead."""
+    for folder in EDITION_FOLDERS:
+        if name.startswith(folder):
+            return name.removeprefix(folder)
+    return name
+
+
 def pages() -> list[str]:
-    """Every content page of the site, as a path relative to the site root."""
+    """Every content page of every edition, as a path relative to the site root."""
     require("index.html")
     found = []
     for path in sorted(HTML.rglob("*.html")):
         name = path.relative_to(HTML).as_posix()
-        if not name.startswith(_ASSET_DIRS) and name not in GENERATED:
+        own = in_edition(name)
+        if not own.startswith(_ASSET_DIRS) and own not in GENERATED:
             found.append(name)
     return found
 

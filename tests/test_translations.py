@@ -11,7 +11,7 @@ import pytest
 
 from site_build import translation_check
 from site_build.config.editions import EDITIONS
-from site_build.english_text import english_runs
+from site_build.english_text import english_runs, raw_markup
 from site_build.extensions import editions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -114,6 +114,30 @@ def test_english_runs_skip_code_names_and_text_marked_english() -> None:
     assert english_runs('<img alt="a storage of six numbers">') == [
         "a storage of six numbers"
     ]
+
+
+def test_markup_shown_as_text_is_found_outside_code() -> None:
+    html = (
+        "<p>使用``clone()``时，:meth:`~torch.Tensor.view` 和 **粗体**</p>"
+        "<p><code>``a``</code> 与 <strong>粗体</strong></p>"
+    )
+    assert raw_markup(html) == ["``", "``", ":meth:`", "**", "**"]
+
+
+def test_a_gallery_translation_that_breaks_inline_markup_is_reported(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "gallery" / "page.po"
+    path.parent.mkdir()
+    path.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Use ``share_memory_()`` (for a model) first."\n'
+        'msgstr "先使用 ``share_memory_()``（对模型）。"\n',
+        encoding="utf-8",
+    )
+    problems = translation_check.problems(path)
+    assert len(problems) == 1
+    assert "renders differently" in problems[0]
 
 
 def test_the_glossary_gives_search_its_chinese_terms() -> None:

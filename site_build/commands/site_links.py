@@ -18,11 +18,17 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 from site_build import html_urls
+from site_build.config.editions import EDITIONS
 
 _IGNORED_SCHEMES = {"javascript", "data", "blob", "about"}
 _EXTERNAL_SCHEMES = {"http", "https", "mailto", "ftp", "tel"}
-# Folders of assets: their .html files are theme templates, not pages.
-_ASSET_DIRS = ("_static/", "_sources/", "_downloads/", "_images/")
+# Folders of assets, at the root of each edition: their .html files are theme
+# templates, not pages.
+_ASSET_DIRS = tuple(
+    f"{edition}{folder}/"
+    for edition in ("", *(f"{e.folder}/" for e in EDITIONS if e.folder))
+    for folder in ("_static", "_sources", "_downloads", "_images")
+)
 
 
 @dataclass(frozen=True)

@@ -308,7 +308,24 @@ def _depend_on_site_catalogue(app: Sphinx, doctree: nodes.document) -> None:
         )
 
 
+def _chinese_search() -> type:
+    """Sphinx's Chinese search, with its page's stemmer named as it is defined.
+
+    Sphinx 9.0.4 ships the English stemmer for Chinese text but calls it by the
+    language's name, ``ChineseStemmer``: the search page throws and finds nothing
+    (sphinx-doc/sphinx#14229; fixed upstream by #14416, which names the class after
+    its file). The language's name is what Sphinx 9.0.4 builds that class name from.
+    """
+    from sphinx.search.zh import SearchChinese
+
+    class SearchChineseStemmedInEnglish(SearchChinese):
+        language_name = "English"
+
+    return SearchChineseStemmedInEnglish
+
+
 def setup(app: Sphinx) -> dict[str, object]:
+    app.add_search_language(_chinese_search())
     if app.config.language != ENGLISH.language:
         _compile_site_catalogue(app.config.language)
     app.add_message_catalog(CATALOG, str(LOCALES))
