@@ -4,6 +4,8 @@ page, its header and footer included."""
 
 from __future__ import annotations
 
+import re
+
 import built_site
 import pytest
 from playwright.sync_api import Page, expect
@@ -69,8 +71,9 @@ def test_chinese_search_finds_the_page_about_a_term(
     box.fill(query)
     box.press("Enter")
     page.wait_for_url("**/search.html?q=*")
-    expect(page.locator("#search-results ul.search li a").first).to_be_visible(
-        timeout=15_000
+    # Results appear one by one; the summary gives their count once all are shown.
+    expect(page.locator("#search-results .search-summary")).to_have_text(
+        re.compile(r"\d"), timeout=15_000
     )
     found = [
         href.removeprefix(base_url).split("#")[0]
