@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -124,6 +125,17 @@ def tests(session: nox.Session) -> None:
     )
 
 
+def _has_chinese_font() -> bool:
+    """Whether fontconfig, which Chromium asks for fonts, knows one for Chinese."""
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return False
+    listed = subprocess.run(
+        [fc_list, ":lang=zh"], capture_output=True, text=True, check=False
+    )
+    return bool(listed.stdout.strip())
+
+
 @nox.session(reuse_venv=True, default=False)
 def browser(session: nox.Session) -> None:
     """Build the site if needed, check its links, and test it in headless Chromium."""
@@ -133,6 +145,11 @@ def browser(session: nox.Session) -> None:
         session.error(
             f"no Chromium at {chromium}: install Debian's package "
             "(apt-get update && apt-get install -y chromium) or set CHROMIUM"
+        )
+    if not _has_chinese_font():
+        session.error(
+            "no font with Chinese glyphs: the Chinese edition's pages would show "
+            "boxes (apt-get install -y fonts-wqy-microhei)"
         )
     _install(session, "browser")
     _torch_sees(session, device)

@@ -118,27 +118,53 @@ def page_transforms(line: int = 1) -> list:
     return [SimpleNamespace(source="x.clone()", names=[name])]
 
 
-def link(folder: Path, linker: Linker, html: str = "<pre>x.clone()</pre>", **changes):
+def block(code: str) -> str:
+    """A code block as Sphinx writes it."""
+    return (
+        '<div class="highlight-python notranslate"><div class="highlight">'
+        f"<pre>{code}</pre></div>\n</div>"
+    )
+
+
+def page(prose: str, code: str = "x.clone()") -> str:
+    return f"<p>{prose}</p>{block(code)}<p>clone, in prose</p>{block('y = 1')}"
+
+
+def link(folder: Path, linker: Linker, html: str = "", **changes):
     inventory = changes.get("inventory", INVENTORY)
     transforms = changes.get("transforms", page_transforms())
     return code_links.LinkedPageCache(folder).wrap(linker)(
-        "views", html, transforms, inventory
+        "views", html or page("A view."), transforms, inventory
     )
+
+
+LINKED = '<pre>x.<a href="torch.Tensor.clone.html">clone</a>()</pre>'
 
 
 def test_an_unchanged_page_is_linked_once_across_builds(tmp_path: Path) -> None:
     linker = Linker()
     first, second = link(tmp_path, linker), link(tmp_path, linker)
-    assert (
-        first == second == '<pre>x.<a href="torch.Tensor.clone.html">clone</a>()</pre>'
-    )
+    assert first == second
+    assert first == page("A view.").replace("<pre>x.clone()</pre>", LINKED)
     assert linker.calls == 1
+
+
+def test_only_code_is_linked_and_every_edition_of_a_page_shares_its_links(
+    tmp_path: Path,
+) -> None:
+    linker = Linker()
+    english = link(tmp_path, linker, html=page("A view."))
+    chinese = link(tmp_path, linker, html=page("视图。"))
+    assert linker.calls == 1
+    assert english == page("A view.").replace("<pre>x.clone()</pre>", LINKED)
+    assert chinese == page("视图。").replace("<pre>x.clone()</pre>", LINKED)
+    assert "<p>clone, in prose</p>" in chinese  # prose is never linked
 
 
 @pytest.mark.parametrize(
     "change",
     [
-        {"html": "<pre>y.clone()</pre>"},
+        {"html": page("A view.", code="y.clone()")},
         {"inventory": {"torch.Tensor.clone": "elsewhere.html"}},
         {"transforms": page_transforms(line=2)},
     ],

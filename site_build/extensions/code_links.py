@@ -13,9 +13,10 @@ running the parts of its modules written only for type checkers (dynamo and more
 seconds in the build process whenever any page is read again. The answers depend only on
 the name, the inventories and the installed packages, so they are kept between builds
 under a key of those, beside the execution caches; a name from anywhere else (a module
-of this project, say) is resolved afresh every time. Likewise a page's linked HTML is
-kept under a key of everything codeautolink's HTML pass reads (the page's HTML, its
-code blocks, the names in them and where they link), unless the pass warned.
+of this project, say) is resolved afresh every time. Likewise a page's linked code is
+kept under a key of everything codeautolink's HTML pass reads (the page's code blocks
+as HTML and as source, the names in them and where they link), unless the pass warned;
+the pass is given the code blocks alone, which every edition of a page shares.
 
 Folded checks and drawing code are not linked at all: codeautolink parses each block
 together with all the code before it on the page, a cost that grows with the square of
@@ -201,8 +202,23 @@ class _Warnings(logging.Handler):
         self.seen = True
 
 
+#: A code block as Sphinx writes it, Pygments' ``<pre>`` in a ``highlight-LANGUAGE``
+#: division: all of a page that codeautolink's HTML pass changes.
+CODE_BLOCK = re.compile(
+    r'<div class="highlight-[^"]*"><div class="highlight"><pre>.*?</pre></div>\s*</div>',
+    re.DOTALL,
+)
+#: Between the code blocks of a page, given to codeautolink as one document.
+BLOCK_SEPARATOR = "\n<!-- code-links: next block -->\n"
+
+
 class LinkedPageCache:
-    """Each page's HTML as codeautolink's HTML pass returned it, one file per page."""
+    """The code blocks of each page as codeautolink's HTML pass linked them.
+
+    The pass is given a page's code blocks only, not the prose around them: that is
+    all it changes, parsing the rest costs most of its time, and the blocks are the
+    same in every edition of the site, so that the other editions find them linked.
+    """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -233,13 +249,20 @@ class LinkedPageCache:
         return hashlib.sha256(text.encode()).hexdigest()
 
     def wrap(self, link_html: Callable[..., str]) -> Callable[..., str]:
-        """Return ``link_html`` answering from, and adding to, this cache."""
+        """Return ``link_html`` linking only a page's code blocks, and answering from,
+        and adding to, this cache."""
 
         def cached_link_html(
             document: str, html: str, transforms: list, inventory: dict, *args, **kwargs
         ) -> str:
+            blocks = CODE_BLOCK.findall(html)
+            if not blocks:  # nothing to link, or codeautolink warns what it missed
+                if not transforms:
+                    return html
+                return link_html(document, html, transforms, inventory, *args, **kwargs)
+            code = BLOCK_SEPARATOR.join(blocks)
             key = self.key(
-                document, html, transforms, inventory, *args, *kwargs.items()
+                document, code, transforms, inventory, *args, *kwargs.items()
             )
             path = (
                 self.folder
@@ -249,22 +272,31 @@ class LinkedPageCache:
                 kept = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 kept = {}
-            if kept.get("key") == key:
-                return kept["html"]
-            warnings = _Warnings()
-            codeautolink_logger = logging.getLogger("sphinx.sphinx_codeautolink")
-            codeautolink_logger.addHandler(warnings)
-            try:
-                linked = link_html(
-                    document, html, transforms, inventory, *args, **kwargs
+            linked = kept.get("html") if kept.get("key") == key else None
+            if linked is None:
+                warnings = _Warnings()
+                codeautolink_logger = logging.getLogger("sphinx.sphinx_codeautolink")
+                codeautolink_logger.addHandler(warnings)
+                try:
+                    linked = link_html(
+                        document, code, transforms, inventory, *args, **kwargs
+                    )
+                finally:
+                    codeautolink_logger.removeHandler(warnings)
+                if not warnings.seen:  # a warning must come again in the next build
+                    execution_cache.write_whole(
+                        path, json.dumps({"key": key, "html": linked})
+                    )
+            pieces = [
+                piece.strip("\n") for piece in linked.split(BLOCK_SEPARATOR.strip())
+            ]
+            if len(pieces) != len(blocks):
+                raise ExtensionError(
+                    f"code_links: {document}: {len(blocks)} code blocks went to "
+                    f"codeautolink, {len(pieces)} came back"
                 )
-            finally:
-                codeautolink_logger.removeHandler(warnings)
-            if not warnings.seen:  # a warning must come again in the next build
-                execution_cache.write_whole(
-                    path, json.dumps({"key": key, "html": linked})
-                )
-            return linked
+            replacements = iter(pieces)
+            return CODE_BLOCK.sub(lambda _: next(replacements), html)
 
         cached_link_html.__wrapped__ = link_html  # type: ignore[attr-defined]
         return cached_link_html
