@@ -4,8 +4,9 @@
 
 The values of ``src`` are written into memory the destination already owns:
 converted to its dtype, broadcast to its shape, across devices if need be. Into a
-floating-point or complex destination, with grad mode on, gradient flows back to
-``src`` when it requires grad.
+floating-point or complex destination that accepts the write (not a leaf that
+requires grad, nor a view of one), with grad mode on, gradient flows back to ``src``
+when it requires grad.
 """
 
 # %%

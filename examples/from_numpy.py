@@ -149,10 +149,10 @@ assert list(shares.values()) == expected
 # ``numpy()`` and autograd
 # ------------------------
 # NumPy cannot carry gradients, so ``numpy()`` refuses a tensor that requires grad,
-# while grad mode is on. Without ``.copy()``, the ways around it copy from a GPU, but
-# on the CPU they alias the tensor: a write into the array changes the parameter. On
-# the CPU, ``numpy()`` under :class:`torch.no_grad` is one more such way. Add
-# ``.copy()`` to be independent.
+# while grad mode is on. The two usual ways around it, ``numpy(force=True)`` and
+# ``detach().cpu().numpy()``, copy from a GPU, but on the CPU they alias the tensor:
+# a write into the array changes the parameter. On the CPU, ``numpy()`` under
+# :class:`torch.no_grad` does the same. Add ``.copy()`` to be independent.
 w = torch.zeros(4, device=device, requires_grad=True)
 refusal = error_of(lambda: w.cpu().numpy())
 arrays = {
