@@ -70,18 +70,24 @@ def english_pages() -> list[str]:
 
 
 def sections() -> list[str]:
-    """The pages a reader reaches from the home page in one click.
+    """The pages a reader reaches from their edition's home page in one click.
 
-    Every content page outside the gallery (the narrative pages and the reference
-    matrix, wherever they sit) and the gallery's index; its entries are one more click.
+    In each edition, every content page outside the gallery (the narrative pages and
+    the reference matrix, wherever they sit) and the gallery's index; its entries are
+    one more click.
     """
     gallery = posixpath.dirname(GALLERY_INDEX) + "/"
     return [
         name
-        for name in english_pages()
-        if name != "index.html"
-        and (name == GALLERY_INDEX or not name.startswith(gallery))
+        for name in pages()
+        if (own := in_edition(name)) != "index.html"
+        and (own == GALLERY_INDEX or not own.startswith(gallery))
     ]
+
+
+def home_of(name: str) -> str:
+    """The home page of the edition ``name`` belongs to."""
+    return name.removesuffix(in_edition(name)) + "index.html"
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ def test_home_page_loads_with_its_title_and_footer(page: Page, open_page) -> Non
 def test_one_click_from_home_reaches(
     page: Page, open_page, base_url: str, target: str
 ) -> None:
-    open_page("index.html")
+    open_page(built_site.home_of(target))
     wanted = base_url + target
     found = page.evaluate(_CLICKABLE_LINK_TO, wanted)
     assert found, f"the home page shows no link to {target} a reader could click"

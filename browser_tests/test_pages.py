@@ -53,19 +53,33 @@ def test_page_loads_cleanly_and_describes_itself(
     assert subject not in opening, f"the description repeats the title: {description!r}"
 
 
-def test_sitemap_lists_every_page(page: Page, base_url: str) -> None:
-    response = page.request.get(base_url + "sitemap.xml")
-    assert response.ok, f"sitemap.xml: HTTP {response.status}"
-    namespace = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
-    locs = [
-        e.text or ""
-        for e in ElementTree.fromstring(response.body()).iterfind(
-            "s:url/s:loc", namespace
-        )
-    ]
+@pytest.mark.parametrize("folder", ["", *built_site.EDITION_FOLDERS])
+def test_sitemap_lists_every_page_of_its_edition_with_its_twins(
+    page: Page, base_url: str, folder: str
+) -> None:
+    response = page.request.get(base_url + folder + "sitemap.xml")
+    assert response.ok, f"{folder}sitemap.xml: HTTP {response.status}"
+    namespace = {
+        "s": "http://www.sitemaps.org/schemas/sitemap/0.9",
+        "x": "http://www.w3.org/1999/xhtml",
+    }
+    urls = list(ElementTree.fromstring(response.body()).iterfind("s:url", namespace))
     site = built_site.published_url()
-    assert all(loc.startswith(site) for loc in locs), locs
-    assert sorted(loc.removeprefix(site) for loc in locs) == PAGES
+    locs = [url.findtext("s:loc", "", namespace) for url in urls]
+    assert all(loc.startswith(site + folder) for loc in locs), locs
+    mine = (
+        built_site.edition_pages(folder.rstrip("/"))
+        if folder
+        else built_site.english_pages()
+    )
+    assert sorted(loc.removeprefix(site) for loc in locs) == sorted(mine)
+    for url, loc in zip(urls, locs, strict=True):
+        own = built_site.in_edition(loc.removeprefix(site))
+        twins = {
+            link.get("href", "").removeprefix(site)
+            for link in url.iterfind("x:link", namespace)
+        }
+        assert twins == {own, *(f + own for f in built_site.EDITION_FOLDERS)}, loc
 
 
 def test_missing_page_gets_the_styled_404_page(
