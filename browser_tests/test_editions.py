@@ -9,6 +9,7 @@ import re
 import built_site
 import pytest
 from playwright.sync_api import Page, expect
+from test_search import search_from_home
 
 from site_build.config.editions import CHINESE, ENGLISH
 from site_build.english_text import english_runs
@@ -65,20 +66,8 @@ def test_no_english_sentence_outside_code(page: Page, open_page, path: str) -> N
 def test_chinese_search_finds_the_page_about_a_term(
     page: Page, open_page, base_url: str, query: str, wanted: str
 ) -> None:
-    open_page(ZH + "index.html")
-    page.locator("button.search-button__button").filter(visible=True).first.click()
-    box = page.locator("input[name=q]").filter(visible=True).first
-    box.fill(query)
-    box.press("Enter")
-    page.wait_for_url("**/search.html?q=*")
-    # Results appear one by one; the summary gives their count once all are shown.
-    expect(page.locator("#search-results .search-summary")).to_have_text(
-        re.compile(r"\d"), timeout=15_000
+    # The Chinese summary gives the count of pages found, once all are shown.
+    found = search_from_home(
+        page, open_page, base_url, query, ZH + "index.html", re.compile(r"\d")
     )
-    found = [
-        href.removeprefix(base_url).split("#")[0]
-        for href in page.eval_on_selector_all(
-            "#search-results ul.search li a", "links => links.map(a => a.href)"
-        )
-    ]
     assert wanted in found, f"searching {query!r} found {found}, not {wanted}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable
 
 import built_site
@@ -31,7 +32,7 @@ def _views_page(path: str) -> bool:
 def test_search_box_finds(
     page: Page, open_page, base_url: str, query: str, wanted: Callable[[str], bool]
 ) -> None:
-    found = _search(page, open_page, base_url, query)
+    found = search_from_home(page, open_page, base_url, query)
     assert any(wanted(path) for path in found), (
         f"searching {query!r} found {found}, not {wanted.__doc__ or wanted.__name__}"
     )
@@ -41,24 +42,37 @@ def test_search_box_finds(
 def test_search_finds_the_error_page_by_a_fragment_of_each_message(
     page: Page, open_page, base_url: str, message: str
 ) -> None:
-    found = _search(page, open_page, base_url, message)
+    found = search_from_home(page, open_page, base_url, message)
     assert built_site.ERRORS_PAGE in found, (
         f"searching the message fragment {message!r} found {found}, not "
         f"{built_site.ERRORS_PAGE}"
     )
 
 
-def _search(page: Page, open_page, base_url: str, query: str) -> list[str]:
-    """Type ``query`` into the search box of the home page; return the pages found."""
-    open_page("index.html")
+def search_from_home(
+    page: Page,
+    open_page,
+    base_url: str,
+    query: str,
+    home: str = "index.html",
+    finished: str | re.Pattern = "Search finished",
+) -> list[str]:
+    """Type ``query`` into the search box of ``home``; return the pages found.
+
+    Results appear one by one; the summary (``finished``, in the edition's language)
+    is written once all are shown.
+    """
+    open_page(home)
     page.locator("button.search-button__button").filter(visible=True).first.click()
     box = page.locator("input[name=q]").filter(visible=True).first
     box.fill(query)
     box.press("Enter")
     page.wait_for_url("**/search.html?q=*")
-    expect(page.locator("#search-results .search-summary")).to_contain_text(
-        "Search finished", timeout=15_000
-    )
+    summary = page.locator("#search-results .search-summary")
+    if isinstance(finished, str):
+        expect(summary).to_contain_text(finished, timeout=15_000)
+    else:
+        expect(summary).to_have_text(finished, timeout=15_000)
     return [
         href.removeprefix(base_url).split("#")[0]
         for href in page.eval_on_selector_all(
