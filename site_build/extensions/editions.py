@@ -12,10 +12,14 @@ build's, found in the same execution caches. This extension:
 - fails the build, naming the page and the message, where a message of a page has no
   translation (Sphinx would show the English sentence in its place, silently; a fuzzy
   translation, whose source changed, counts as none);
+- fails it too where a page shows a run of English words outside code, or markup as
+  raw text (``site_build.english_text``);
 - translates the site's own words (the matrix's headings and badges, the verdicts, the
   footer) from a catalogue of their own, ``site``, which ``-b gettext`` writes beside
-  the pages' catalogues: ``site_messages`` lists where those words are;
-- gives Chinese search the glossary's terms as words (``jieba`` splits the text).
+  the pages' catalogues: ``SITE_MESSAGES`` lists where those words are;
+- translates the gallery thumbnails' raw HTML from the example pages;
+- gives Chinese search the glossary's terms as words (``jieba`` splits the text), with
+  its stemmer named as Sphinx 9.0.4 defines it.
 """
 
 from __future__ import annotations
@@ -288,24 +292,25 @@ def _extract_site_messages(app: Sphinx) -> None:
                 catalogs["sphinx"].add(message, origin)
 
 
-def _compile_site_catalogue(language: str) -> Path:
+def _site_catalogue(language: str) -> Path:
+    return LOCALES / language / "LC_MESSAGES" / f"{CATALOG}.po"
+
+
+def _compile_site_catalogue(language: str) -> None:
     """Compile ``site.po`` of ``language`` now, if it changed: Sphinx compiles the
     catalogues when the build starts, after the extensions have loaded theirs."""
     from sphinx.util.i18n import CatalogInfo
 
-    info = CatalogInfo(LOCALES / language / "LC_MESSAGES", CATALOG, "utf-8")
+    info = CatalogInfo(_site_catalogue(language).parent, CATALOG, "utf-8")
     if Path(info.po_path).is_file() and info.is_outdated():
         info.write_mo(language)
-    return Path(info.po_path)
 
 
 def _depend_on_site_catalogue(app: Sphinx, doctree: nodes.document) -> None:
     """A page of an edition other than English is read again when ``site.po``
     changes: the matrix, the verdicts and the folded code's summaries use it."""
     if edition_of(app.config) is not ENGLISH:
-        app.env.note_dependency(
-            str(LOCALES / app.config.language / "LC_MESSAGES" / f"{CATALOG}.po")
-        )
+        app.env.note_dependency(str(_site_catalogue(app.config.language)))
 
 
 def _chinese_search() -> type:
