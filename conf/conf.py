@@ -34,6 +34,7 @@ extensions = [
     "site_build.extensions.code_links",
     "site_build.extensions.folded_code",
     "site_build.extensions.myth_verdicts",
+    "site_build.extensions.answers",
     "site_build.extensions.gallery_pages",
     "site_build.extensions.figure_alt",
     "site_build.extensions.execution_cache",

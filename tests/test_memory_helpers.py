@@ -13,16 +13,20 @@ import numpy as np
 import pytest
 import torch
 
-from semantics import memory
+from semantics import cases, memory
 from semantics.memory import counted_bytes, measure, shares_memory
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Every page and gallery script that may compare tensors' memory.
 SOURCES = sorted([*ROOT.glob("docs/*.md"), *ROOT.glob("examples/*.py")])
-#: The functions pages and scripts copy, by name.
+#: The functions pages and scripts copy, by name: (the module that holds it, its source).
 CANONICAL = {
-    name: inspect.getsource(getattr(memory, name)).strip()
-    for name in ("shares_memory", "measure", "counted_bytes")
+    name: (module.__name__, inspect.getsource(getattr(module, name)).strip())
+    for module, names in (
+        (memory, ("shares_memory", "measure", "counted_bytes")),
+        (cases, ("layout_cases", "state_cases", "grad_modes")),
+    )
+    for name in names
 }
 CPU = torch.device("cpu")
 MiB = 2**20
@@ -163,15 +167,15 @@ def defined_copies(path: Path, name: str) -> list[str]:
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_every_copy_of_a_helper_is_the_canonical_one(path: Path) -> None:
-    for name, canonical in CANONICAL.items():
+    for name, (module, canonical) in CANONICAL.items():
         for copy in defined_copies(path, name):
             # The same code, whatever the line width it was formatted to (gallery
             # scripts are formatted to 79 columns, the package to 88).
             assert ast.dump(ast.parse(copy.strip())) == ast.dump(
                 ast.parse(canonical)
             ), (
-                f"{path.name} defines {name} differently from semantics/memory.py: "
-                "copy the canonical function there unchanged"
+                f"{path.name} defines {name} differently from {module}: copy the "
+                "canonical function there unchanged"
             )
 
 

@@ -1,0 +1,88 @@
+"""The built pages read quickly: short sentences and paragraphs, and answers first.
+
+It reads the English edition that ``nox -s docs`` wrote to ``build/html``, as a reader
+sees it; what counts as prose and the limits are in ``site_build.readability``. Each
+failure names the page and the section.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from site_build.readability import long_prose, sentences, unanswered
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = ROOT / "build" / "html"
+
+#: Pages that route the reader rather than teach: prose limits only.
+NOT_NARRATIVE = {"index", "reference", "glossary", "explanations"}
+NARRATIVE = [
+    *(
+        f"{p.stem}.html"
+        for p in sorted((ROOT / "docs").glob("*.md"))
+        if p.stem not in NOT_NARRATIVE
+    ),
+    *(f"gallery/{p.stem}.html" for p in sorted((ROOT / "examples").glob("*.py"))),
+]
+PAGES = [*NARRATIVE, *(f"{name}.html" for name in sorted(NOT_NARRATIVE))]
+
+
+def _built(page: str) -> BeautifulSoup:
+    path = HTML / page
+    if not path.is_file():
+        pytest.fail(f"{path} is missing: build the site first (nox -s docs)")
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_sentences_and_paragraphs_are_short(page: str) -> None:
+    problems = long_prose(_built(page))
+    assert not problems, f"{page}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("page", NARRATIVE)
+def test_every_section_opens_with_its_answer(page: str) -> None:
+    problems = unanswered(_built(page))
+    assert not problems, f"{page}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("One. Two words here.", ["One.", "Two words here."]),
+        (
+            "Call `x.t()` then `y.view(6)`. Done.",
+            ["Call `x.t()` then `y.view(6)`.", "Done."],
+        ),
+        ("Use e.g. this one.", ["Use e.g. this one."]),
+        ("It ends (really). Then 2 more.", ["It ends (really).", "Then 2 more."]),
+    ],
+)
+def test_sentences_split_where_a_reader_would(text: str, expected: list[str]) -> None:
+    assert sentences(text) == expected
+
+
+def test_a_section_without_an_answer_is_named() -> None:
+    soup = BeautifulSoup(
+        '<article><section id="a"><h1>Page</h1><div class="answer"><p>Rule.</p></div>'
+        '<section id="b"><h2>Part<a class="headerlink">#</a></h2><span id="t"></span>'
+        "<p>Long intro.</p></section></section></article>",
+        "html.parser",
+    )
+    assert unanswered(soup) == ["[Part] opens with p, not an answer"]
+
+
+def test_code_tables_and_folded_checks_are_not_prose() -> None:
+    long = " ".join(["word"] * 120)
+    soup = BeautifulSoup(
+        f"<article><section><h1>T</h1><table><tr><td><p>{long}</p></td></tr></table>"
+        f"<details><summary>Checks</summary><p>{long}</p></details>"
+        f'<div class="highlight-python"><p>{long}</p></div>'
+        f"<p>{long}</p></section></article>",
+        "html.parser",
+    )
+    problems = long_prose(soup)
+    assert len(problems) == 2  # the one paragraph outside: too long, and one sentence
