@@ -17,7 +17,8 @@ from collections.abc import Iterator
 
 from bs4 import BeautifulSoup, Tag
 
-from site_build.extensions.answers import CLASS as ANSWER, word_count
+from site_build.extensions.answers import CLASS as ANSWER
+from site_build.extensions.answers import word_count
 
 MAX_SENTENCE_WORDS = 40
 MAX_PARAGRAPH_WORDS = 100

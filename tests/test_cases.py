@@ -28,8 +28,20 @@ def test_every_dtype_kind_meets_every_layout(torch_device: str) -> None:
         assert t.is_neg() == (kind == "neg bit"), (kind, layout)
 
 
+#: Each layout: (dimensions, contiguous, has a zero stride, elements).
+LAYOUTS = {
+    "contiguous": (2, True, False, 6),
+    "transposed": (2, False, False, 6),
+    "with gaps": (2, False, False, 4),
+    "expanded": (2, False, True, 6),
+    "0-d": (0, True, False, 1),
+    "empty": (2, True, False, 0),
+}
+
+
 def test_each_layout_is_what_its_name_says(torch_device: str) -> None:
     grid = layout_cases(torch.device(torch_device))
+    assert {layout for _, layout in grid} == set(LAYOUTS)
     for (kind, layout), t in grid.items():
         where = (kind, layout)
         if kind == "neg bit":  # the imaginary halves of the complex case's elements
@@ -37,18 +49,8 @@ def test_each_layout_is_what_its_name_says(torch_device: str) -> None:
             assert t.shape == twin.shape, where
             assert t.stride() == tuple(2 * s for s in twin.stride()), where
             continue
-        if layout == "contiguous":
-            assert t.is_contiguous() and t.dim() == 2, where
-        elif layout == "transposed":
-            assert not t.is_contiguous() and t.t().is_contiguous(), where
-        elif layout == "with gaps":
-            assert t.stride() == (3, 2) and t.numel() == 4, where
-        elif layout == "expanded":
-            assert 0 in t.stride() and t.numel() == 6, where
-        elif layout == "0-d":
-            assert t.dim() == 0, where
-        else:
-            assert layout == "empty" and t.numel() == 0, where
+        found = (t.dim(), t.is_contiguous(), 0 in t.stride(), t.numel())
+        assert found == LAYOUTS[layout], where
         if t.numel():  # new memory of its own, six elements long
             assert t.untyped_storage().nbytes() == 6 * t.element_size(), where
 
@@ -58,13 +60,20 @@ def test_each_autograd_state_is_what_its_name_says() -> None:
     assert list(states) == [
         "no grad", "leaf", "non-leaf", "view of a leaf", "detached", "inference"
     ]  # fmt: skip
-    assert not states["no grad"].requires_grad and states["no grad"].is_leaf
-    assert states["leaf"].requires_grad and states["leaf"].is_leaf
-    assert states["non-leaf"].requires_grad and not states["non-leaf"].is_leaf
-    view = states["view of a leaf"]
-    assert view._is_view() and view._base.is_leaf and view._base.requires_grad
-    detached = states["detached"]
-    assert not detached.requires_grad and not detached._is_view()
+    found = {
+        name: (t.requires_grad, t.is_leaf, t._is_view()) for name, t in states.items()
+    }
+    assert found == {
+        "no grad": (False, True, False),
+        "leaf": (True, True, False),
+        "non-leaf": (True, False, False),
+        "view of a leaf": (True, False, True),
+        "detached": (False, True, False),
+        "inference": (False, True, False),
+    }
+    base = states["view of a leaf"]._base
+    assert base.is_leaf
+    assert base.requires_grad
     assert states["inference"].is_inference()
     assert not any(t.is_inference() for n, t in states.items() if n != "inference")
 
