@@ -2,22 +2,17 @@
 ``Tensor.copy_(src)``: new values, same memory
 ==============================================
 
-The values of ``src`` are written into memory the destination already owns:
-converted to its dtype, broadcast to its shape, across devices if need be. Into a
-floating-point or complex destination that accepts the write (not a leaf that
-requires grad, nor a view of one), with grad mode on, gradient flows back to ``src``
-when it requires grad.
+**If src requires grad, dst.copy_(src) is recorded and gradient reaches src.
+The values land in the memory dst already owns, converted to its dtype and
+broadcast to its shape.**
 """
 
-# %%
-# Setup
-# -----
-# The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
-# available, else on the CPU.
-
-# Setup: the device, a test of whether two tensors share memory, errors caught
+# Setup: the device (TORCH_DEVICE, else CUDA if present, else the CPU), the
+# test of shared memory, the case grid, and errors caught
+import contextlib
 import os
 import warnings
+from collections.abc import Callable
 
 import matplotlib.pyplot as plt
 import torch
@@ -48,6 +43,65 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
     return a_start < b_end and b_start < a_end
 
 
+def layout_cases(device: torch.device) -> dict[tuple[str, str], torch.Tensor]:
+    """Every (dtype kind, layout) pair: a tensor over new memory holding 1..6, arranged.
+
+    The conjugate and negative bits are flags that ``conj()`` and ``.imag`` of its
+    result set on a view, so they are set last, on the arranged tensor: the neg-bit
+    case is the imaginary part of a complex one, the same layout at twice the stride.
+    """
+    layouts = {
+        "contiguous": lambda s: s.view(2, 3),
+        "transposed": lambda s: s.view(3, 2).t(),
+        "with gaps": lambda s: s.view(2, 3)[:, ::2],
+        "expanded": lambda s: s[:3].expand(2, 3),
+        "0-d": lambda s: s[0],
+        "empty": lambda s: s[:0].view(0, 3),
+    }
+    kinds = {
+        "float32": lambda v: v,
+        "float64": lambda v: v.double(),
+        "int64": lambda v: v.long(),
+        "bool": lambda v: v > 3,
+        "complex64": lambda v: v * (1 + 1j),
+        "conj bit": lambda v: v * (1 + 1j),
+        "neg bit": lambda v: v * (1 + 1j),
+    }
+    grid = {}
+    for kind, make in kinds.items():
+        for layout, arrange in layouts.items():
+            t = arrange(make(torch.arange(1.0, 7.0, device=device)))
+            if kind == "conj bit":
+                t = t.conj()
+            elif kind == "neg bit":
+                t = t.conj().imag
+            grid[kind, layout] = t
+    return grid
+
+
+def state_cases(make: Callable[[], torch.Tensor]) -> dict[str, torch.Tensor]:
+    """A tensor from ``make()`` (new floating-point memory) in each autograd state."""
+    with torch.inference_mode():
+        inference = make()
+    return {
+        "no grad": make(),
+        "leaf": make().requires_grad_(),
+        "non-leaf": make().requires_grad_() * 1,
+        "view of a leaf": make().requires_grad_()[...],
+        "detached": make().requires_grad_().detach(),
+        "inference": inference,
+    }
+
+
+def grad_modes() -> dict[str, Callable[[], contextlib.AbstractContextManager]]:
+    """Each grad mode, as a context manager to enter: {name: factory}."""
+    return {
+        "grad mode": contextlib.nullcontext,
+        "no_grad": torch.no_grad,
+        "inference_mode": torch.inference_mode,
+    }
+
+
 def error_from(action) -> str:
     """Run ``action`` and return the message of the RuntimeError it raises, or ''."""
     try:
@@ -60,10 +114,13 @@ def error_from(action) -> str:
 # %%
 # The destination keeps its memory, dtype and shape
 # -------------------------------------------------
-# ``copy_`` returns the destination itself, in the memory it had: a view taken before
-# the copy sees the new values. A ``float64`` row copied into a 2-by-3 ``int32`` tensor
-# is broadcast to every row and converted as :meth:`~torch.Tensor.to` converts: toward
-# zero, for values that fit in ``int32``.
+# **copy_ returns dst itself, in the memory it had, now holding src's values
+# broadcast to its shape and converted to its dtype. A dst that maps two
+# positions to one memory location refuses the write.**
+#
+# A ``float64`` row copied into a 2-by-3 ``int32`` tensor is broadcast to every
+# row and converted as :meth:`~torch.Tensor.to` converts: toward zero, for
+# values that fit in ``int32``. A view taken before the copy sees the values.
 dst = torch.zeros(2, 3, dtype=torch.int32, device=device)
 taken_before = dst.view(-1)
 src = torch.tensor([1.7, -1.7, 2.5], dtype=torch.float64, device=device)
@@ -74,16 +131,30 @@ print(f"a view taken before the copy reads {taken_before.tolist()}")
 
 # %%
 
-# Checks: same tensor, same memory, values broadcast and truncated
+# Checks: same tensor, same memory, values broadcast and truncated; then
+# over every dtype kind and layout of dst (only the expanded one repeats a
+# memory location)
 assert out is dst and dst.dtype == torch.int32 and dst.shape == (2, 3)
 assert shares_memory(dst, taken_before)
 assert taken_before.tolist() == dst.flatten().tolist()
 assert torch.equal(dst, src.trunc().int().expand(2, 3))
 assert src.int().equal(dst[0])
+for (kind, layout), target in layout_cases(device).items():
+    row = torch.arange(10.0, 10.0 + (target.shape or [1])[-1], device=device)
+    values = row if target.dim() else row[0]
+    seen_before = target[...]
+    message = error_from(lambda t=target, v=values: t.copy_(v))
+    if layout == "expanded":
+        assert "more than one element of the written-to" in message, kind
+        continue
+    expected = values.to(target.dtype).expand(target.shape).tolist()
+    assert not message and target.tolist() == expected, (kind, layout)
+    assert shares_memory(target, seen_before), (kind, layout)
+    assert seen_before.tolist() == expected, (kind, layout)
 
 # %%
-# Drawn from the live tensors: ``src`` broadcast into each row of the storage ``dst``
-# already had, and converted on the way.
+# Drawn from the live tensors: ``src`` broadcast into each row of the storage
+# ``dst`` already had, and converted on the way.
 
 # Drawing: src on the left, an arrow into each row of dst
 plt.rcParams["font.size"] = 13
@@ -137,32 +208,25 @@ assert dst_rows == [src.trunc().int().tolist()] * 2
 
 # %%
 # Broadcasting goes one way only: ``src`` must broadcast to the shape of the
-# destination, not the other way round.
+# destination, not the other way round. And the copy is independent: a later
+# write into ``src`` does not reach ``dst``.
 message = error_from(lambda: torch.zeros(3, device=device).copy_(dst))
 print(f"RuntimeError: {message}")
-
-# %%
-
-# Checks: the larger source is refused
-assert "broadcast shape" in message
-
-# %%
-# The copy is independent: a later write into ``src`` does not reach ``dst``.
 src[0] = 100.0
 print(f"src = {src}\ndst = {dst}")
 print(f"src shares memory with dst: {shares_memory(src, dst)}")
 
 # %%
 
-# Checks: the write stayed in src
+# Checks: the larger source is refused; the write stayed in src
+assert "broadcast shape" in message
 assert not shares_memory(src, dst) and dst[0, 0].item() != src[0].item()
 
 # %%
 # Gradient flows to ``src``
 # -------------------------
-# With grad mode on, when ``src`` requires grad, ``copy_`` into a floating-point
-# destination is recorded by autograd: the destination joins the graph, gradient
-# reaching it goes to ``src``, and its old values get a gradient of zero.
+# **If src requires grad, dst.copy_(src) is recorded: gradient reaching dst
+# goes to src, and dst's old values get zero. The table lists the exceptions.**
 old = torch.ones(3, device=device, requires_grad=True)
 s = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
 weights = torch.tensor([1.0, 10.0, 100.0], device=device)
@@ -170,35 +234,108 @@ plain = torch.zeros(3, device=device).copy_(s)
 ((old * 2).copy_(s) * weights).sum().backward()
 print(f"plain.grad_fn is a {type(plain.grad_fn).__name__}")
 print(f"s.grad={s.grad}, old.grad={old.grad}")
-with torch.no_grad():
-    unrecorded = torch.zeros(3, device=device).copy_(s)
-print(f"under no_grad: requires_grad={unrecorded.requires_grad}")
 
 # %%
 
-# Checks: recorded, gradient to src, zero to the old values; not under no_grad
+# Checks: recorded, gradient to src, zero to the old values
 assert plain.requires_grad and type(plain.grad_fn).__name__ == "CopyBackwards"
 assert torch.equal(s.grad, weights) and torch.equal(old.grad, 0 * weights)
-assert not unrecorded.requires_grad
+
+# %%
+# In the table, ``src`` requires grad. *Recorded*: gradient reaches ``src``.
+# *Not recorded*: the values arrive, gradient does not, and nothing warns.
+# *Refused*: a ``RuntimeError``, after the write for an inference tensor and
+# before it otherwise. The folded checks measure every row.
+#
+# .. csv-table::
+#    :header: "dst", "grad mode", "no_grad", "inference_mode"
+#
+#    "float or complex: no grad, non-leaf, detached, a row x[i]", "recorded", "not recorded", "not recorded"
+#    "integer or bool", "not recorded", "not recorded", "not recorded"
+#    "a leaf that requires grad, or a view of one", "refused", "not recorded", "not recorded"
+#    "a piece of unbind, split or chunk, or a row got by iterating", "refused", "not recorded", "not recorded"
+#    "a view made under no_grad", "refused", "not recorded", "not recorded"
+#    "an inference tensor", "refused after writing", "refused after writing", "not recorded"
+#
+# The usual trap is a preallocated buffer filled row by row: iterating hands
+# out pieces of ``unbind``. Index the rows instead.
+buffer = torch.zeros(2, 3, device=device)
+message = error_from(lambda: [row.copy_(s) for row in buffer])
+print(f"RuntimeError: {message[:70]}...")
+for i in range(len(buffer)):
+    buffer[i].copy_(s)
+print(f"indexed rows: {type(buffer.grad_fn).__name__}")
+
+# %%
+
+
+# Checks: the iterated rows refused, the indexed ones recorded; the measured
+# outcomes are the table's rows
+def fresh(state):
+    return state_cases(lambda: torch.zeros(3, device=device))[state]
+
+
+def no_grad_view():
+    with torch.no_grad():
+        return torch.zeros(2, 3, device=device)[0]
+
+
+def outcome(target, enter):
+    """What target.copy_(s) does under the grad mode ``enter`` starts."""
+    with enter():
+        message = error_from(lambda: target.copy_(s))
+    values = target.detach().real.tolist()
+    arrived = values == s.detach().expand_as(target).tolist()
+    if message:
+        return "refused after writing" if arrived else "refused"
+    if not target.requires_grad:
+        return "not recorded"
+    part = target.real if target.is_complex() else target
+    (grad,) = torch.autograd.grad(part.sum(), s, allow_unused=True)
+    return "not recorded" if grad is None else "recorded"
+
+
+assert "output of a function that returns multiple views" in message
+assert torch.equal(buffer, s.detach().expand(2, 3)) and buffer.requires_grad
+pieces = (lambda b: b.unbind()[0], lambda b: b.split(1)[0],
+          lambda b: b.chunk(2)[0], lambda b: next(iter(b)))  # fmt: skip
+ROWS = {
+    "accepts": lambda: [
+        *(fresh(state) for state in ("no grad", "non-leaf", "detached")),
+        torch.zeros(3, dtype=torch.complex64, device=device),
+        torch.zeros(2, 3, device=device)[0],
+    ],
+    "integer or bool": lambda: [
+        torch.zeros(3, dtype=dtype, device=device)
+        for dtype in (torch.int64, torch.bool)
+    ],
+    "leaf or its view": lambda: [fresh("leaf"), fresh("view of a leaf")],
+    "piece": lambda: [
+        piece(torch.zeros(2, 3, device=device)) for piece in pieces
+    ],
+    "no_grad view": lambda: [no_grad_view()],
+    "inference": lambda: [fresh("inference")],
+}
+TABLE = {
+    "accepts": ["recorded", "not recorded", "not recorded"],
+    "integer or bool": ["not recorded"] * 3,
+    "leaf or its view": ["refused", "not recorded", "not recorded"],
+    "piece": ["refused", "not recorded", "not recorded"],
+    "no_grad view": ["refused", "not recorded", "not recorded"],
+    "inference": ["refused after writing"] * 2 + ["not recorded"],
+}
+for row, make in ROWS.items():
+    for mode, (name, enter) in enumerate(grad_modes().items()):
+        outcomes = {outcome(target, enter) for target in make()}
+        assert outcomes == {TABLE[row][mode]}, (row, name, outcomes)
 
 # %%
 # Integer and boolean tensors cannot require grad. The message names floating
-# point only; complex tensors can require grad too, as the next cell shows.
-integers = torch.zeros(3, dtype=torch.int64)
-message = error_from(integers.requires_grad_)
+# point only; complex tensors can require grad too. Copied into an integer or
+# boolean destination, the values arrive but the link to ``src`` is dropped,
+# without an error or a warning.
+message = error_from(torch.zeros(3, dtype=torch.int64).requires_grad_)
 print(f"RuntimeError: {message}")
-
-# %%
-
-# Checks: every integer and boolean dtype refuses to require grad
-assert "only Tensors of floating point" in message
-for dtype in (torch.uint8, torch.int8, torch.int16, torch.int32, torch.bool):
-    refusal = error_from(torch.zeros(3, dtype=dtype).requires_grad_)
-    assert "only Tensors of floating point" in refusal, dtype
-
-# %%
-# Copied into an integer or boolean destination, the values arrive but the link to
-# ``src`` is dropped, without an error or a warning.
 floats = [torch.float16, torch.float64, torch.complex64]
 copies = {}
 for dtype in [*floats, torch.int64, torch.bool]:
@@ -210,7 +347,12 @@ for dtype in [*floats, torch.int64, torch.bool]:
 
 # %%
 
-# Checks: the values arrive; gradient flows only from floating-point and complex
+# Checks: every integer and boolean dtype refuses to require grad; the values
+# arrive; gradient flows only from floating-point and complex
+assert "only Tensors of floating point" in message
+for dtype in (torch.uint8, torch.int8, torch.int16, torch.int32, torch.bool):
+    refusal = error_from(torch.zeros(3, dtype=dtype).requires_grad_)
+    assert "only Tensors of floating point" in refusal, dtype
 for dtype, copied in copies.items():
     assert torch.equal(copied.detach(), s.detach().to(dtype))
     linked = copied.requires_grad
@@ -219,11 +361,17 @@ for dtype, copied in copies.items():
         part = copied.real if copied.is_complex() else copied
         (grad,) = torch.autograd.grad(part.sum(), s)
         assert torch.equal(grad, torch.ones_like(s)), dtype
+with torch.no_grad():
+    assert not torch.zeros(3, device=device).copy_(s).requires_grad
 
 # %%
 # Filling a parameter: ``torch.no_grad()``, not ``.data``
 # -------------------------------------------------------
-# A leaf that requires grad refuses in-place writes.
+# **Fill a leaf that requires grad under torch.no_grad(): the version counter
+# records that write. Through .data it does not, and a stale graph then
+# returns a wrong gradient without an error.**
+#
+# With grad mode on, the leaf refuses the write.
 q, r = (torch.ones(3, device=device, requires_grad=True) for _ in range(2))
 new = torch.tensor([0.5, -0.5, 1.5], device=device)
 message = error_from(lambda: q.copy_(new))
@@ -235,9 +383,9 @@ print(f"RuntimeError: {message}")
 assert "leaf Variable that requires grad" in message
 
 # %%
-# Initialisation is no part of the model, so write under :class:`torch.no_grad`: the
-# tensor stays a leaf and its version counter records the write. The old idiom
-# ``r.data.copy_(new)`` writes the same values but leaves the version counter alone.
+# Under :class:`torch.no_grad` the tensor stays a leaf and its version counter
+# moves. ``r.data.copy_(new)`` writes the same values and leaves the counter
+# alone.
 loss_q, loss_r = (q * q).sum(), (r * r).sum()  # both save their input
 with torch.no_grad():
     q.copy_(new)
@@ -252,8 +400,9 @@ assert q.is_leaf and q.requires_grad and q._version == 1 and r._version == 0
 assert torch.equal(q.detach(), new) and torch.equal(r.detach(), new)
 
 # %%
-# The version counter guards graphs built before the write: backward from ``loss_q``
-# raises, while ``loss_r`` silently returns the gradient at the new values.
+# The version counter guards graphs built before the write: backward from
+# ``loss_q`` raises, while ``loss_r`` silently returns the gradient at the new
+# values.
 message = error_from(loss_q.backward)
 loss_r.backward()
 print(f"{message[:75]}...\ngradient of r: {r.grad}")
@@ -267,34 +416,40 @@ assert torch.equal(r.grad, 2 * new)
 # %%
 # Across devices, without waiting
 # -------------------------------
-# On CUDA, ``copy_`` crosses between host and GPU; the destination stays put. With
-# ``non_blocking=True`` and :meth:`pinned <torch.Tensor.pin_memory>` host memory, the
-# copy "may occur asynchronously with respect to the host", as the documentation of
-# ``copy_`` puts it: work queued after it on the
-# :func:`current <torch.cuda.current_stream>` stream sees the data, and the host
-# synchronises with that stream before it reads the result.
+# **With non_blocking=True, a copy between pinned host memory and a GPU may
+# still be running when copy_ returns. You must synchronise, on the stream or
+# an event, before the CPU reads a device-to-host result.**
+#
+# The documentation of ``copy_`` says such a copy "may occur asynchronously
+# with respect to the host". Work queued later on the same
+# :func:`current <torch.cuda.current_stream>` stream sees the data; the CPU
+# does not wait for it. Here an event marks the end of the copy back.
 if device.type == "cuda":
     host = torch.arange(6.0).pin_memory()
     gpu = torch.empty(6, device=device)
     gpu.copy_(host, non_blocking=True)
     back = torch.empty(6, pin_memory=True)
     back.copy_(gpu * 2, non_blocking=True)
-    torch.cuda.current_stream(device).synchronize()  # before the host reads
+    copied = torch.cuda.Event()
+    copied.record()  # on the current stream, after the copy back
+    copied.synchronize()  # the CPU waits here, before it reads back
     print(f"back on {back.device}, pinned={back.is_pinned()}: {back}")
 else:
-    print("CPU run: skipped. On CUDA this copies to the GPU and back.")
+    print("CPU run: skipped, no GPU. On CUDA this copies to the GPU and back.")
 
 # %%
 
 # Checks: back on the host, pinned, with the doubled values
 if device.type == "cuda":
     assert back.device.type == "cpu" and back.is_pinned()
-    assert torch.equal(back, host * 2)
+    assert copied.query() and torch.equal(back, host * 2)
 
 # %%
 # Use it when, use instead
 # ------------------------
-# * Use ``copy_`` to fill memory you already hold: a preallocated buffer, a pinned
-#   staging tensor, a parameter under ``torch.no_grad()`` (never through ``.data``).
-# * For a new tensor with the same values, use :meth:`~torch.Tensor.clone` (in the
-#   graph) or ``detach().clone()`` (out of it).
+# **Use copy_ to fill memory you already hold. For a new tensor with the same
+# values, use clone() to stay in the graph, detach().clone() to leave it.**
+#
+# * ``copy_``: a preallocated buffer (index its rows, ``out[i].copy_(x)``), a
+#   pinned staging tensor, a parameter under ``torch.no_grad()``.
+# * :meth:`~torch.Tensor.clone`: see :ref:`sphx_glr_gallery_clone.py`.

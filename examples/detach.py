@@ -2,19 +2,15 @@
 ``Tensor.detach()``: same memory, out of the graph
 ==================================================
 
-A write through the result lands in the source, and for an ordinary source both
-share one version counter, yet autograd does not track the result: writes go
-through, gradient does not.
+**detach() returns a new tensor over its source's memory that autograd does not
+track: writes go through to the source, gradient does not.**
 """
 
-# %%
-# Setup
-# -----
-# The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
-# available, else on the CPU.
-
-# Setup: the device, and a test of whether two tensors share memory
+# Setup: the device (TORCH_DEVICE, else CUDA if present, else the CPU), the
+# test of shared memory, and the case grid
+import contextlib
 import os
+from collections.abc import Callable
 
 import matplotlib.pyplot as plt
 import torch
@@ -45,12 +41,71 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
     return a_start < b_end and b_start < a_end
 
 
+def layout_cases(device: torch.device) -> dict[tuple[str, str], torch.Tensor]:
+    """Every (dtype kind, layout) pair: a tensor over new memory holding 1..6, arranged.
+
+    The conjugate and negative bits are flags that ``conj()`` and ``.imag`` of its
+    result set on a view, so they are set last, on the arranged tensor: the neg-bit
+    case is the imaginary part of a complex one, the same layout at twice the stride.
+    """
+    layouts = {
+        "contiguous": lambda s: s.view(2, 3),
+        "transposed": lambda s: s.view(3, 2).t(),
+        "with gaps": lambda s: s.view(2, 3)[:, ::2],
+        "expanded": lambda s: s[:3].expand(2, 3),
+        "0-d": lambda s: s[0],
+        "empty": lambda s: s[:0].view(0, 3),
+    }
+    kinds = {
+        "float32": lambda v: v,
+        "float64": lambda v: v.double(),
+        "int64": lambda v: v.long(),
+        "bool": lambda v: v > 3,
+        "complex64": lambda v: v * (1 + 1j),
+        "conj bit": lambda v: v * (1 + 1j),
+        "neg bit": lambda v: v * (1 + 1j),
+    }
+    grid = {}
+    for kind, make in kinds.items():
+        for layout, arrange in layouts.items():
+            t = arrange(make(torch.arange(1.0, 7.0, device=device)))
+            if kind == "conj bit":
+                t = t.conj()
+            elif kind == "neg bit":
+                t = t.conj().imag
+            grid[kind, layout] = t
+    return grid
+
+
+def state_cases(make: Callable[[], torch.Tensor]) -> dict[str, torch.Tensor]:
+    """A tensor from ``make()`` (new floating-point memory) in each autograd state."""
+    with torch.inference_mode():
+        inference = make()
+    return {
+        "no grad": make(),
+        "leaf": make().requires_grad_(),
+        "non-leaf": make().requires_grad_() * 1,
+        "view of a leaf": make().requires_grad_()[...],
+        "detached": make().requires_grad_().detach(),
+        "inference": inference,
+    }
+
+
+def grad_modes() -> dict[str, Callable[[], contextlib.AbstractContextManager]]:
+    """Each grad mode, as a context manager to enter: {name: factory}."""
+    return {
+        "grad mode": contextlib.nullcontext,
+        "no_grad": torch.no_grad,
+        "inference_mode": torch.inference_mode,
+    }
+
+
 # %%
 # The detached tensor is the same memory
 # --------------------------------------
-# ``w.detach()`` is a new tensor over the memory of ``w``. Its
-# :attr:`~torch.Tensor.requires_grad` is ``False``, it has no ``grad_fn`` and it
-# counts as a leaf (:attr:`~torch.Tensor.is_leaf`).
+# **The result shares its source's memory, dtype and strides, whatever the
+# dtype and layout. It is a leaf that does not require grad, whatever the
+# source's autograd state and the grad mode.**
 w = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
 d = w.detach()
 print(f"d is w: {d is w}, d shares memory with w: {shares_memory(d, w)}")
@@ -59,13 +114,44 @@ print(f"d.grad_fn={d.grad_fn}")
 
 # %%
 
-# Checks: a new tensor over the same memory, with no autograd history
+# Checks: a new tensor over the same memory, with no autograd history, over
+# every dtype kind and layout, every autograd state and grad mode
 assert d is not w and shares_memory(d, w)
 assert not d.requires_grad and d.is_leaf and d.grad_fn is None
+grid = layout_cases(device)
+for (kind, layout), source in grid.items():
+    alias, before = source.detach(), source.tolist()
+    same = (alias.dtype, alias.stride(), alias.storage_offset())
+    assert same == (source.dtype, source.stride(), source.storage_offset())
+    assert (alias.is_conj(), alias.is_neg()) == (
+        source.is_conj(),
+        source.is_neg(),
+    )
+    assert shares_memory(alias, source), (kind, layout)
+    if alias.numel():  # one element: a write that repeats no position
+        first = (0,) * alias.dim()
+        alias[first] = not alias[first] if alias.dtype == torch.bool else 0
+    assert source.tolist() == alias.tolist(), (kind, layout)
+    assert source.numel() == 0 or source.tolist() != before, (kind, layout)
+states = 0
+for mode, enter in grad_modes().items():
+    for state, source in state_cases(
+        lambda: torch.ones(3, device=device)
+    ).items():
+        with enter():
+            alias = source.detach()
+        assert alias is not source and shares_memory(alias, source)
+        assert alias.is_leaf and not alias.requires_grad, (mode, state)
+        assert alias.grad_fn is None, (mode, state)
+        states += 1
+print(
+    f"checked over {len(grid)} dtype kinds x layouts, {states} states x modes"
+)
 
 # %%
-# A write through ``d`` is a write into ``w``. Autograd allows it, because ``d`` does
-# not require grad, yet ``w`` is a leaf that does. Both tensors share one version
+# A write through ``d`` is a write into ``w``. Autograd allows it, because
+# ``d`` does not require grad, yet ``w`` is a leaf that does. Both tensors
+# share one version counter, except inference tensors, which have no version
 # counter: the ``mul_`` through ``d`` bumps it for ``w`` as well.
 before = w.detach().clone()
 d.mul_(10)
@@ -74,9 +160,23 @@ print(f"version of w: {w._version}, version of d: {d._version}")
 
 # %%
 
-# Checks: the write reached w, and both versions moved
+# Checks: the write reached w, both versions moved; over every state
 assert torch.equal(w.detach(), before * 10)
 assert w._version == d._version == 1
+for state, source in state_cases(lambda: torch.ones(3, device=device)).items():
+    alias = source.detach()
+    alias.mul_(2.0)  # accepted in every state, the inference one included
+    assert torch.equal(source.detach(), torch.full_like(alias, 2.0)), state
+    if state == "inference":
+        try:
+            source._version
+        except RuntimeError as error:
+            message = str(error)
+        else:
+            message = "an inference tensor with a version counter"
+        assert "do not track version counter" in message
+    else:
+        assert source._version == alias._version == 1, state
 
 # %%
 # The other way round, ``d`` follows a later in-place write into the memory of
@@ -93,11 +193,10 @@ assert torch.equal(d, before * 10 + 0.5) and d._version == 2
 # %%
 # Writing into a detached alias breaks backward
 # ---------------------------------------------
-# ``(v * v).sum()`` saves ``v`` for its backward pass. Changing ``v`` through a detached
-# alias afterwards bumps the shared version counter, and ``backward()`` refuses to
-# compute the gradient, because the version it saved has moved.
+# **A write through a detached alias bumps the version counter it shares with
+# its source, so a backward pass that saved the source refuses to run.**
 v = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
-loss = (v * v).sum()
+loss = (v * v).sum()  # saves v for its backward pass
 v.detach().mul_(10)
 try:
     loss.backward()
@@ -116,9 +215,9 @@ assert "modified by an inplace operation" in message and v.grad is None
 # %%
 # ``.data`` fails silently instead
 # --------------------------------
-# :attr:`~torch.Tensor.data` also shares storage, but with a version counter of its own.
-# The same edit goes unnoticed, and backward returns the gradient at the *new* values,
-# not at the values the loss was computed from.
+# **.data shares the memory too, but with a version counter of its own: the
+# same write goes unnoticed, and backward returns the gradient at the new
+# values.**
 u = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
 right = 2 * u.detach().clone()  # d(sum(u * u))/du where the loss was
 loss = (u * u).sum()
@@ -136,9 +235,9 @@ assert torch.equal(u.grad, 2 * u.detach()) and not torch.equal(u.grad, right)
 # %%
 # An independent copy: ``detach().clone()``
 # -----------------------------------------
-# Cloning the detached tensor gives new memory that autograd knows nothing about: a
-# write into it leaves ``w`` alone. Detach *first*: ``w.clone()`` would record a
-# ``CloneBackward0`` node for autograd, only for ``detach()`` to throw it away.
+# **detach().clone() gives new memory that autograd knows nothing about.
+# Detach first: w.clone() would record a CloneBackward0 node only for
+# detach() to throw it away.**
 c = w.detach().clone()
 c[0] = -1.0
 print(f"w = {w}\nc = {c}")
@@ -158,54 +257,24 @@ assert torch.equal(w.clone().detach()[1:], c[1:])
 # %%
 # A picture of it
 # ---------------
-# Drawn from the live tensors above: two tensors, ``w`` and ``d``, over one storage,
-# whose values are the ones both of them read.
+# **Two tensors, one storage: w and d read the same values.**
+#
+# Drawn from the live tensors above.
 
-# Drawing: two name tags, arrows into the one storage they share
+# Drawing: the one storage, and the two names that read it
 plt.rcParams["font.size"] = 13
-fig = plt.figure(figsize=(5, 3.5))
-ax = fig.add_axes((0, 0, 1, 1), xlim=(0, 5), ylim=(0, 3.5))  # 1 unit = 1 inch
-ax.axis("off")
-tags = [
-    (1.25, "w", w, "#fce5cd", "#b45f06"),
-    (3.75, "d = w.detach()", d, "#d9ead3", "#38761d"),
-]
-cells = w.detach().cpu().tolist()
-cell_w, left, bottom, top = 1.2, 2.5 - 0.6 * len(cells), 0.55, 1.45
-for x, name, t, fill, edge in tags:
-    grad = "requires grad" if t.requires_grad else "no grad"
-    ax.add_patch(
-        plt.Rectangle((x - 1.1, 2.45), 2.2, 0.95, fc=fill, ec=edge, lw=2)
-    )
-    ax.text(x, 2.92, f"{name}\n{grad}", ha="center", va="center", size=16)
-    end = 2.5 + (x - 2.5) * 0.45  # a point on the storage's top edge
-    ax.annotate(
-        "",
-        (end, top),
-        (x, 2.45),
-        arrowprops={"arrowstyle": "-|>", "lw": 2, "color": edge},
-    )
-for i, value in enumerate(cells):
-    ax.add_patch(
-        plt.Rectangle(
-            (left + i * cell_w, bottom),
-            cell_w,
-            top - bottom,
-            fc="#cfe2f3",
-            ec="#1f4e79",
-            lw=2,
-        )
-    )
-    ax.text(
-        left + (i + 0.5) * cell_w,
-        1.0,
-        f"{value:g}",
-        ha="center",
-        va="center",
-        size=20,
-    )
+fig, ax = plt.subplots(figsize=(5, 2.6))
+for i, value in enumerate(w.detach().cpu().tolist()):
+    box = plt.Rectangle((i, 0), 0.95, 0.9, fc="#cfe2f3", ec="#1f4e79", lw=2)
+    ax.add_patch(box)
+    ax.text(i + 0.475, 0.45, f"{value:g}", ha="center", va="center", size=18)
+tags = [f"{n}: {'requires' if t.requires_grad else 'no'} grad" for n, t in
+        (("w", w), ("d = w.detach()", d))]  # fmt: skip
+ax.text(0, 1.05, "\n".join(tags), va="bottom")
 nbytes = w.untyped_storage().nbytes()
-ax.text(2.5, 0.27, f"one storage, {nbytes} bytes", ha="center", size=16)
+ax.text(0, -0.15, f"one storage, {nbytes} bytes, read by both", va="top")
+ax.set(xlim=(-0.1, 3), ylim=(-0.7, 2.1))
+ax.axis("off")
 plt.show()
 
 # %%
@@ -217,12 +286,12 @@ assert not shares_memory(c, d)
 # %%
 # Use it when, use instead
 # ------------------------
-# * Use ``detach()`` to read values without gradient: logging, metrics, a target that
-#   must not be trained, or ``t.detach().cpu().numpy()`` for NumPy. It follows later
-#   in-place updates of its source; to keep a value, take ``detach().clone()``, or
-#   ``.item()`` for a tensor of one element.
-# * Never write into a detached alias of a tensor that backward still needs. To edit
-#   the values, take ``detach().clone()``; to keep gradient flowing, use
-#   :meth:`~torch.Tensor.clone`.
-# * Do not use ``.data``: it hides the write from the version counter, so the wrong
-#   gradient arrives without an error.
+# **Use detach() to read values without gradient. To keep or edit them, take
+# detach().clone(); to keep gradient flowing, clone(). Never use .data.**
+#
+# * ``detach()``: logging, metrics, a target that must not be trained, or
+#   ``t.detach().cpu().numpy()`` for NumPy. It follows later in-place updates
+#   of its source; ``.item()`` keeps the value of a one-element tensor.
+# * Never write into a detached alias of a tensor that backward still needs.
+# * ``.data`` hides the write from the version counter, so the wrong gradient
+#   arrives without an error.

@@ -2,18 +2,14 @@
 ``torch.from_numpy()`` and ``Tensor.numpy()``: one buffer, two names
 =====================================================================
 
-Neither call copies (``numpy()`` without ``force=True``): the NumPy array and
-the CPU tensor read and write the same bytes, so a write through either is seen
-by the other.
+**from_numpy(a) and t.numpy() wrap the same bytes, so writes cross over.
+numpy(force=True) copies only to move or resolve the tensor: a GPU tensor, or
+one with the conj or neg bit.**
 """
 
-# %%
-# Setup
-# -----
-# The script runs on ``TORCH_DEVICE`` when set, else on CUDA when available, else on
-# CPU. NumPy lives in host memory, so sharing with it always happens on the CPU.
-
-# Setup: the device, a test of shared memory, and a helper for expected errors
+# Setup: the device (TORCH_DEVICE, else CUDA if present, else the CPU; NumPy
+# shares only host memory), the test of shared memory, the case grid, and a
+# helper for expected errors
 import os
 import warnings
 
@@ -47,6 +43,42 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
     return a_start < b_end and b_start < a_end
 
 
+def layout_cases(device: torch.device) -> dict[tuple[str, str], torch.Tensor]:
+    """Every (dtype kind, layout) pair: a tensor over new memory holding 1..6, arranged.
+
+    The conjugate and negative bits are flags that ``conj()`` and ``.imag`` of its
+    result set on a view, so they are set last, on the arranged tensor: the neg-bit
+    case is the imaginary part of a complex one, the same layout at twice the stride.
+    """
+    layouts = {
+        "contiguous": lambda s: s.view(2, 3),
+        "transposed": lambda s: s.view(3, 2).t(),
+        "with gaps": lambda s: s.view(2, 3)[:, ::2],
+        "expanded": lambda s: s[:3].expand(2, 3),
+        "0-d": lambda s: s[0],
+        "empty": lambda s: s[:0].view(0, 3),
+    }
+    kinds = {
+        "float32": lambda v: v,
+        "float64": lambda v: v.double(),
+        "int64": lambda v: v.long(),
+        "bool": lambda v: v > 3,
+        "complex64": lambda v: v * (1 + 1j),
+        "conj bit": lambda v: v * (1 + 1j),
+        "neg bit": lambda v: v * (1 + 1j),
+    }
+    grid = {}
+    for kind, make in kinds.items():
+        for layout, arrange in layouts.items():
+            t = arrange(make(torch.arange(1.0, 7.0, device=device)))
+            if kind == "conj bit":
+                t = t.conj()
+            elif kind == "neg bit":
+                t = t.conj().imag
+            grid[kind, layout] = t
+    return grid
+
+
 def error_of(action, kind=RuntimeError) -> str:
     """Run ``action``, which must raise ``kind``; print the error and return it."""
     try:
@@ -60,9 +92,9 @@ def error_of(action, kind=RuntimeError) -> str:
 # %%
 # Both ways share the buffer
 # --------------------------
-# The tensor's storage is the array's buffer, and writes cross over in both directions;
-# ``numpy()`` hands back the same buffer again. The dtype is NumPy's (float64 here), not
-# PyTorch's default, which is float32.
+# **torch.from_numpy(a) uses a's buffer as its storage, and t.numpy() hands the
+# same buffer back: writes cross over in both directions. The dtype stays
+# NumPy's, not PyTorch's default.**
 a = np.arange(4.0)
 t = torch.from_numpy(a)
 shared = np.shares_memory(t.numpy(), a)
@@ -80,12 +112,49 @@ assert a[0] == 10.0 and t[1].item() == 20.0
 assert t.dtype == torch.float64 and torch.get_default_dtype() == torch.float32
 
 # %%
+# **numpy() shares memory with every CPU tensor it accepts, as does
+# numpy(force=True). A conj or neg bit is refused; force=True resolves it into
+# a copy, as it copies a GPU tensor.**
+flagged = torch.arange(3.0).mul(1j).conj()  # a conj bit over new memory
+error_of(flagged.numpy)
+unflagged = flagged.conj()  # the same memory, without the bit
+shares = np.shares_memory(flagged.numpy(force=True), unflagged.numpy())
+print(f"numpy(force=True) shares the tensor's memory: {shares}")
+
+# %%
+
+# Checks: over every dtype kind and layout, on the CPU and on the run's device
+for where in {torch.device("cpu"), device}:
+    for (kind, layout), source in layout_cases(where).items():
+        forced = source.numpy(force=True)
+        assert forced.tolist() == source.tolist(), (kind, layout)
+        copies = where.type != "cpu" or kind in ("conj bit", "neg bit")
+        try:  # refused exactly when force=True must copy
+            source.numpy()
+        except (RuntimeError, TypeError):
+            refused = True
+        else:
+            refused = False
+        assert refused == copies, (kind, layout)
+        if not copies:
+            # an empty array has no bytes: NumPy finds no overlap
+            same = np.shares_memory(source.numpy(), forced)
+            assert same == (source.numel() > 0), (kind, layout)
+        if source.numel():
+            before = source.tolist()
+            forced.flat[0] = not forced.flat[0] if forced.dtype == bool else 0
+            assert (source.tolist() == before) == copies, (kind, layout)
+assert not shares and shares_memory(unflagged, flagged)
+
+# %%
 # Two tensors over one buffer
 # ---------------------------
-# Each call to ``from_numpy`` makes a storage of its own, even for two slices of one
-# array: ``torch.from_numpy(a[2:])`` gets a storage that starts 16 bytes into the
-# buffer behind ``t``'s. The storages overlap, so writes cross over, but each tensor
-# keeps its own version counter: autograd would not see a write through the other.
+# **Each from_numpy call makes a storage of its own, even over one buffer:
+# writes cross over, but each tensor keeps its own version counter, so autograd
+# misses a write through the other.**
+#
+# ``torch.from_numpy(a[2:])`` gets a storage that starts two elements into the
+# buffer behind ``t``'s.
 u = torch.from_numpy(a[2:])
 gap = u.untyped_storage().data_ptr() - t.untyped_storage().data_ptr()
 print(f"u's storage starts {gap} bytes into t's")
@@ -120,9 +189,10 @@ assert leaf.grad.tolist() != (2 * torch.ones(3)).tolist()
 # %%
 # Which constructors copy
 # -----------------------
-# :func:`torch.tensor` always copies. :func:`torch.as_tensor` shares when it can keep
-# the array's dtype and device; for this array, asking for another dtype or for a GPU
-# makes a copy.
+# **torch.tensor always copies. torch.as_tensor shares when it can keep the
+# array's dtype and device, and copies otherwise.**
+#
+# Below, asking for another dtype or for a GPU makes a copy.
 copies = {
     "from_numpy(a)": torch.from_numpy(a),
     "as_tensor(a)": torch.as_tensor(a),
@@ -148,11 +218,13 @@ assert list(shares.values()) == expected
 # %%
 # ``numpy()`` and autograd
 # ------------------------
-# NumPy cannot carry gradients, so ``numpy()`` refuses a tensor that requires grad,
-# while grad mode is on. The two usual ways around it, ``numpy(force=True)`` and
-# ``detach().cpu().numpy()``, copy from a GPU, but on the CPU they alias the tensor:
-# a write into the array changes the parameter. On the CPU, ``numpy()`` under
-# :class:`torch.no_grad` does the same. Add ``.copy()`` to be independent.
+# **numpy() refuses a tensor that requires grad while grad mode is on. The
+# usual ways around it share the tensor's memory on the CPU: add .copy() for an
+# independent array.**
+#
+# ``numpy(force=True)`` and ``detach().cpu().numpy()`` copy from a GPU. On the
+# CPU they alias the tensor, and so does ``numpy()`` under
+# :class:`torch.no_grad`: a write into the array changes the parameter.
 w = torch.zeros(4, device=device, requires_grad=True)
 refusal = error_of(lambda: w.cpu().numpy())
 arrays = {
@@ -195,9 +267,12 @@ if elsewhere.is_meta:
 # %%
 # Arrays PyTorch cannot wrap safely
 # ---------------------------------
-# A read-only array is shared anyway, with a warning that calls a write through the
-# tensor undefined behaviour. Here, where only the flag protects the array's memory, the
-# write lands in the "read-only" array.
+# **A read-only array is shared anyway, with a warning, and a write through the
+# tensor lands in it. A reversed array, with its negative stride, cannot be
+# wrapped: from_numpy raises.**
+#
+# The warning calls such a write undefined behaviour. Here, where only the flag
+# protects the array's memory, the write lands in the "read-only" array.
 
 # Setup: a read-only array, and a record of warnings shown every time
 frozen = np.arange(3.0)
@@ -250,8 +325,9 @@ assert not np.shares_memory(flipped.numpy(), b)
 # %%
 # A picture of it
 # ---------------
-# The buffer of ``a``, with the values it holds now, read from ``t``:
-# ``a`` and ``t`` cover all of it, ``u`` starts the measured 16 bytes in.
+# **One buffer, three names: a and t cover all of it, u only its end.**
+#
+# The buffer of ``a``, with the values it holds now, read from ``t``.
 
 
 # Drawing: one buffer, and the span each name covers
@@ -283,6 +359,9 @@ plt.show()
 # %%
 # Use it when, use instead
 # ------------------------
+# **Use from_numpy and numpy() to hand data across without copying. For
+# independent data, use torch.tensor(a), or t.detach().cpu().numpy().copy().**
+#
 # * Use :func:`torch.from_numpy` and :meth:`~torch.Tensor.numpy` to hand data between
 #   the libraries without copying, when both sides may see each other's writes.
 # * For an independent tensor use :func:`torch.tensor`; for an independent array add

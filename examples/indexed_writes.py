@@ -2,19 +2,17 @@
 Indexed writes: ``x[idx] += v`` versus ``index_put_(accumulate=True)``
 ======================================================================
 
-Where the index lists a position several times, ``accumulate=True`` (and
-:meth:`~torch.Tensor.index_add_`) adds ``v`` there once per listing; ``+=``
-with a number ``v`` adds it once on the CPU, a result the documentation leaves
-undefined, and ``x[idx].add_(v)`` leaves ``x`` unchanged.
+**Where an index lists a position several times, only accumulate=True and
+index_add_ add there once per listing.**
+
+* ``x.index_put_((idx,), v, accumulate=True)`` and ``x.index_add_(0, idx, v)``
+  add ``v`` once per listing.
+* ``x[idx] += v`` adds ``v`` once per position (on the CPU; documented as
+  undefined).
+* ``x[idx].add_(v)`` changes nothing in ``x``.
 """
 
-# %%
-# Setup
-# -----
-# The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
-# available, else on the CPU.
-
-# Setup: the device, and a test of whether two tensors share memory
+# Setup: the device, a test of shared memory, and the grid of tensors
 import os
 
 import matplotlib.pyplot as plt
@@ -46,11 +44,49 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
     return a_start < b_end and b_start < a_end
 
 
+def layout_cases(device: torch.device) -> dict[tuple[str, str], torch.Tensor]:
+    """Every (dtype kind, layout) pair: a tensor over new memory holding 1..6, arranged.
+
+    The conjugate and negative bits are flags that ``conj()`` and ``.imag`` of its
+    result set on a view, so they are set last, on the arranged tensor: the neg-bit
+    case is the imaginary part of a complex one, the same layout at twice the stride.
+    """
+    layouts = {
+        "contiguous": lambda s: s.view(2, 3),
+        "transposed": lambda s: s.view(3, 2).t(),
+        "with gaps": lambda s: s.view(2, 3)[:, ::2],
+        "expanded": lambda s: s[:3].expand(2, 3),
+        "0-d": lambda s: s[0],
+        "empty": lambda s: s[:0].view(0, 3),
+    }
+    kinds = {
+        "float32": lambda v: v,
+        "float64": lambda v: v.double(),
+        "int64": lambda v: v.long(),
+        "bool": lambda v: v > 3,
+        "complex64": lambda v: v * (1 + 1j),
+        "conj bit": lambda v: v * (1 + 1j),
+        "neg bit": lambda v: v * (1 + 1j),
+    }
+    grid = {}
+    for kind, make in kinds.items():
+        for layout, arrange in layouts.items():
+            t = arrange(make(torch.arange(1.0, 7.0, device=device)))
+            if kind == "conj bit":
+                t = t.conj()
+            elif kind == "neg bit":
+                t = t.conj().imag
+            grid[kind, layout] = t
+    return grid
+
+
 # %%
 # An index that repeats positions
 # -------------------------------
-# Position 0 is listed three times, 2 once, 3 twice; 1 and 4 not at all.
-# :func:`torch.bincount` counts the occurrences.
+# **An index tensor may list a position several times; torch.bincount counts
+# how often each position is listed.**
+#
+# Here position 0 is listed three times, 2 once, 3 twice; 1 and 4 not at all.
 idx = torch.tensor([0, 0, 0, 2, 3, 3], device=device)
 counts = torch.bincount(idx, minlength=5).float()
 ones = torch.ones(len(idx), device=device)
@@ -64,10 +100,11 @@ assert counts.tolist() == [3.0, 0.0, 1.0, 2.0, 0.0]
 # %%
 # ``x[idx].add_(1)`` writes into a copy
 # -------------------------------------
-# Reading through a tensor of indices that has a dimension, like ``idx``, copies:
-# ``x[idx]`` has memory of its own, with one element per index. An in-place method on
-# it changes that copy, and ``x`` stays as it was. A slice, by contrast, is a view, and
-# the same method writes into ``x``.
+# **Reading x[idx] with a list, a mask or an integer tensor of one or more
+# dimensions copies into new memory. An in-place method on the result changes
+# that copy; x stays as it was.**
+#
+# A slice, by contrast, is a view, and the same method writes into ``x``.
 x = torch.zeros(5, device=device)
 picked = x[idx]
 print(f"x[idx] shares memory with x: {shares_memory(picked, x)}")
@@ -89,18 +126,35 @@ assert torch.equal(picked, ones)  # the copy changed
 assert torch.equal(unchanged, torch.zeros(5, device=device))
 assert shares_memory(window, x)
 assert x.tolist() == [0.0, 1.0, 1.0, 0.0, 0.0]
+# Checks: over every dtype kind, layout but 0-d, and index kind (105 cases)
+for case, c in layout_cases(device).items():
+    if case[1] == "0-d":  # no dimension to index
+        continue
+    listed = [0, 0] if len(c) else []
+    kinds = {
+        "list": listed,
+        "tensor": torch.tensor(listed, dtype=torch.long, device=device),
+        "mask": torch.ones(len(c), dtype=torch.bool, device=device),
+    }
+    for kind, index in kinds.items():
+        before = c.clone()
+        assert not shares_memory(c[index], c), (case, kind)
+        c[index].add_(c.new_ones(()))
+        assert torch.equal(c, before), (case, kind)
 
 
 # %%
 # ``x[idx] += 1``: once per position, on the CPU
 # ----------------------------------------------
-# Python runs ``x[idx] += 1`` as ``t = x[idx]``, ``t += 1``, ``x[idx] = t``, which a
-# ``torch.overrides.TorchFunctionMode`` that logs each call shows: the addition
-# happens in the copy, one element per index, and the assignment writes it back. The
-# copy holds ``0 + 1`` for each of the three entries of position 0. On the CPU every
-# listed position ends at 1. The documentation of ``index_put_``, which the assignment
-# calls, leaves the result undefined for repeated indices without ``accumulate``, so
-# on CUDA only the positions listed once or never are checked.
+# **x[idx] += 1 runs as t = x[idx]; t += 1; x[idx] = t: the copy gains 1
+# per element, and on the CPU writing it back leaves each listed position 1
+# higher, once.**
+#
+# A ``TorchFunctionMode`` that logs each call shows the three steps. The copy
+# holds ``0 + 1`` for each of the three entries of position 0. The assignment
+# calls ``index_put_``, whose documentation leaves repeated indices undefined
+# without ``accumulate``. So on CUDA only positions listed once or never are
+# checked.
 
 
 # Setup: a mode that logs the name of each PyTorch call
@@ -149,14 +203,18 @@ assert torch.equal(by_hand[defined], counts[defined])
 if device.type == "cpu":
     assert torch.equal(plus_equals, (counts > 0).float())
     assert torch.equal(by_hand, plus_equals)
+    for dtype in (torch.float64, torch.int64, torch.complex64):
+        numbers = torch.zeros(5, dtype=dtype)
+        numbers[idx] += 1
+        assert torch.equal(numbers, (counts > 0).to(dtype)), dtype
 else:
     print("CUDA: the result at repeated positions is undefined: not checked")
 
 # %%
 # ``index_put_(accumulate=True)`` and ``index_add_`` add once per occurrence
 # --------------------------------------------------------------------------
-# Both add into ``x`` itself, once for every entry of the index, on every device:
-# each position ends at the number of times it was listed.
+# **Both add into x itself, once for every entry of the index, on every
+# device: each position gains v as many times as it is listed.**
 accumulated = torch.zeros(5, device=device)
 returned_put = accumulated.index_put_((idx,), ones, accumulate=True)
 added = torch.zeros(5, device=device)
@@ -171,13 +229,22 @@ assert returned_put is accumulated
 assert returned_add is added
 assert torch.equal(accumulated, counts)
 assert torch.equal(added, counts)
+for dtype in (torch.float64, torch.int64, torch.complex64):  # the same
+    values = torch.ones(len(idx), dtype=dtype, device=device)
+    put = torch.zeros(5, dtype=dtype, device=device)
+    put.index_put_((idx,), values, accumulate=True)
+    add = torch.zeros(5, dtype=dtype, device=device).index_add_(0, idx, values)
+    assert torch.equal(put, counts.to(dtype)), dtype
+    assert torch.equal(add, counts.to(dtype)), dtype
 
 # %%
 # Side by side
 # ------------
-# Each position of ``x`` after adding 1 at every entry of ``idx``, read from the
-# tensors above: one square per unit added. ``index_add_`` left the same values
-# as ``index_put_(accumulate=True)``.
+# **After adding 1 at every entry of idx, += leaves each listed position at 1;
+# accumulate=True leaves it at the number of times it is listed.**
+#
+# One square per unit added, read from the tensors above. ``index_add_`` left
+# the same values as ``index_put_(accumulate=True)``.
 
 # %%
 
@@ -219,10 +286,15 @@ plt.show()
 # %%
 # Use it when, use instead
 # ------------------------
-# * Use ``x[idx] = v`` or ``x[idx] += v`` to write into chosen positions when no index
-#   repeats; never ``x[idx].add_(v)`` with a list of indices, a mask or a tensor of
-#   indices with at least one dimension, which changes a copy.
-# * Use ``x.index_put_((idx,), v, accumulate=True)`` or ``x.index_add_(0, idx, v)``
-#   for a scatter-add, where positions may repeat: histograms, sums per row.
-# * The narrative page on indexed writes goes further: chained subscripts, writes into
-#   the pieces of ``unbind``, views made under ``no_grad``, inference tensors.
+# **Assign through x[idx] when no position repeats; add with
+# index_put_(accumulate=True) or index_add_ when positions may repeat.**
+#
+# * Use ``x[idx] = v`` or ``x[idx] += v`` to write into chosen positions when
+#   no index repeats.
+# * Never ``x[idx].add_(v)`` with a list, a mask or an integer tensor of one or
+#   more dimensions: it changes a copy.
+# * Use ``x.index_put_((idx,), v, accumulate=True)`` or ``x.index_add_(0, idx,
+#   v)`` for a scatter-add: histograms, sums per row.
+# * The narrative page on indexed writes goes further: chained subscripts,
+#   writes into the pieces of ``unbind``, views made under ``no_grad``,
+#   inference tensors.

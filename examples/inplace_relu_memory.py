@@ -2,18 +2,10 @@
 In-place ReLU: the memory it saves, and when it breaks backward
 ===============================================================
 
-Overwriting the input instead of allocating an output is safe only where
-autograd does not need that input, and in the network below it lowers a passing
-peak of the forward pass, not the memory held for backward.
+**relu_ allocates nothing where relu allocates its output. In the training
+step measured here, it lowered the forward peak by at most one activation and
+left the step's peak unchanged.**
 """
-
-# %%
-# Setup
-# -----
-# The script runs on ``TORCH_DEVICE`` when set, else on CUDA when available, else CPU.
-# ``measure`` runs a call and returns the bytes it allocated on the device: the
-# peak above the start, and the net change; ``counted_bytes`` gives the range the
-# allocator can report for tensors of given sizes.
 
 # Setup: the device, a test of shared memory, and the memory measurements
 import json
@@ -115,12 +107,12 @@ def counted_bytes(sizes: list[int], device: torch.device) -> tuple[int, int]:
 # %%
 # Theory and measurement
 # ----------------------
-# An out-of-place ReLU returns new memory as large as its input; ``relu_`` returns its
-# input, rewritten. ``measure`` reads :func:`torch.cuda.max_memory_allocated` on CUDA,
-# and on the CPU the allocations that :class:`torch.profiler.profile` recorded.
-# ``counted_bytes`` says what the allocator can count for the output: exactly its size
-# on the CPU; on CUDA, its size rounded up to a multiple of 512 bytes, plus up to 1 MiB
-# that a large block may keep, a remainder too small to split off for reuse.
+# **An out-of-place ReLU returns new memory as large as its input; relu_
+# returns its input, rewritten, and allocates nothing.**
+#
+# ``measure`` reads :func:`torch.cuda.max_memory_allocated` on CUDA, and on the
+# CPU the allocations that :class:`torch.profiler.profile` recorded.
+# ``counted_bytes`` gives the range the allocator may report for the output.
 x = torch.randn(5_000, 5_000, device=device)
 theory = x.numel() * x.element_size()
 print(f"{x.numel()} x {x.element_size()} bytes = {theory / MiB:.2f} MiB")
@@ -160,11 +152,14 @@ assert all(measured[name] == 0 for name in in_place)
 # %%
 # Why the device shows more
 # -------------------------
-# PyTorch's CUDA caching allocator keeps freed blocks for reuse. Once a tensor is
-# freed, :func:`torch.cuda.memory_allocated` (blocks in use) drops, but
-# :func:`torch.cuda.memory_reserved` (the cache) does not, and
-# :func:`torch.cuda.mem_get_info` counts what the whole device has in use, the cache
-# included. A CUDA run prints the three and checks that order.
+# **PyTorch's CUDA allocator keeps freed blocks cached for reuse: the memory
+# in use drops when a tensor is freed, the cache and the device's own count do
+# not, until empty_cache() returns the blocks.**
+#
+# :func:`torch.cuda.memory_allocated` counts blocks in use,
+# :func:`torch.cuda.memory_reserved` the cache, and
+# :func:`torch.cuda.mem_get_info` the whole device. A CUDA run checks that
+# order.
 if device.type == "cuda":  # the outputs measured above are freed: x is live
     free, total = torch.cuda.mem_get_info()
     allocated = torch.cuda.memory_allocated()
@@ -188,13 +183,13 @@ if device.type == "cuda":
 # %%
 # In a network the saving is smaller
 # ----------------------------------
-# Training keeps every ReLU output for backward, in place or not. What in-place removes
-# here is the moment, in the forward pass, when a layer's pre-activation and its ReLU
-# output are both alive: a ``Sequential`` drops each pre-activation once the next layer
-# has it. Over a whole training step, forward and backward, the peak of these networks
-# comes in the backward pass, and it is the same for both. And after a linear
-# layer in-place is safe: both networks compute the same gradients. Each has four blocks
-# of ``Linear`` then ``ReLU``, and a ``Linear`` head.
+# **Training keeps every ReLU output for backward, in place or not. In place
+# removes only the moment when a pre-activation and its output are both alive,
+# which here is not the training step's peak.**
+#
+# Each network has four blocks of ``Linear`` then ``ReLU``, and a ``Linear``
+# head. A ``Sequential`` drops each pre-activation once the next layer has it.
+# After a linear layer, in place is safe: both compute the same gradients.
 
 
 # Setup: the batch, one activation's size, and one training step
@@ -233,7 +228,10 @@ for inplace in (False, True):
     print(f"{inplace=}: forward peak {peak / MiB:.1f} MiB, held after it")
     print(f"  {held / MiB:.1f} MiB, training step peak {step / MiB:.1f} MiB")
 held = (net_memory[True][1] - head_output) / activation
+saved = (net_memory[False][0] - net_memory[True][0]) / activation
 print(f"held after forward: {held:.2f} activations and the output")
+print(f"in place lowered the forward peak by {saved:.2f} activations")
+print(f"and the step's peak by {net_memory[False][2] - net_memory[True][2]} B")
 
 # %%
 
@@ -256,10 +254,11 @@ for a, b in zip(
 # %%
 # When in-place is wrong
 # ----------------------
-# :func:`torch.sigmoid`, :func:`torch.tanh` and :func:`torch.exp` save their *output*
-# for backward (sigmoid's gradient is ``s * (1 - s)``). A ReLU in place on that output
-# bumps its version counter, and the backward passes below refuse to use the changed
-# value.
+# **A ReLU in place on a tensor that autograd saved for backward bumps its
+# version counter, and backward refuses the changed value.**
+#
+# :func:`torch.sigmoid`, :func:`torch.tanh` and :func:`torch.exp` save their
+# *output* (sigmoid's gradient is ``s * (1 - s)``).
 w = torch.randn(5, device=device, requires_grad=True)
 outcomes = {}
 for fn in (torch.sigmoid, torch.tanh, torch.exp):
@@ -284,7 +283,11 @@ for fn, (version, message) in outcomes.items():
 # %%
 # The pictures
 # ------------
-# One ReLU over ``x``: the bytes each call allocated, as measured above.
+# **The bars are the bytes measured above: one output's worth for each
+# out-of-place ReLU, nothing for in place, and the network's three
+# measurements.**
+#
+# First, one ReLU over ``x``.
 
 
 # Drawing: one bar per call, its name above it
@@ -332,11 +335,13 @@ plt.show()
 # %%
 # Use it when, use instead
 # ------------------------
-# * Use ``F.relu_`` or ``nn.ReLU(inplace=True)`` under real memory pressure in the
-#   forward pass, when nothing saved the tensor it overwrites, such as the output of a
-#   linear layer inside a ``Sequential``.
-# * Otherwise keep ``F.relu``: in this ``Sequential`` the saving is one activation at the
-#   forward peak, not the memory held for backward. Code that keeps pre-activations in
-#   variables of its own can save more; measure your own model. `PyTorch's advice
+# **Use in-place ReLU only where nothing saved the tensor it overwrites, and
+# measure the whole training step before counting on a saving.**
+#
+# * ``F.relu_`` or ``nn.ReLU(inplace=True)`` fit the output of a linear layer
+#   inside a ``Sequential``, under real memory pressure in the forward pass.
+# * Otherwise keep ``F.relu``. Code that keeps pre-activations in variables of
+#   its own can save more; measure your own model.
+# * `PyTorch's advice
 #   <https://docs.pytorch.org/docs/stable/autograd.html#in-place-operations-on-tensors>`__
 #   agrees: in-place operations rarely lower memory use by much.

@@ -2,20 +2,15 @@
 ``Module.to`` versus ``Tensor.to``: in place or new
 ===================================================
 
-A module is converted where it stands and handed back as the very same object; a
-tensor is left alone, and what comes back is a new tensor when the dtype or the
-device changes, the same tensor when nothing does.
+**Module.to converts a module where it stands and returns that module. Tensor.to
+leaves its tensor alone and returns a new one whenever the dtype or device
+changes, the tensor itself otherwise.**
 """
 
-# %%
-# Setup
-# -----
-# The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
-# available, else on the CPU.
-
-# Setup: the device, and a test of whether two tensors share memory
+# Setup: the device, a test of shared memory, and the grid of tensor kinds
 import copy
 import os
+import warnings
 
 import matplotlib.pyplot as plt
 import torch
@@ -47,20 +42,57 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
     return a_start < b_end and b_start < a_end
 
 
+def layout_cases(device: torch.device) -> dict[tuple[str, str], torch.Tensor]:
+    """Every (dtype kind, layout) pair: a tensor over new memory holding 1..6, arranged.
+
+    The conjugate and negative bits are flags that ``conj()`` and ``.imag`` of its
+    result set on a view, so they are set last, on the arranged tensor: the neg-bit
+    case is the imaginary part of a complex one, the same layout at twice the stride.
+    """
+    layouts = {
+        "contiguous": lambda s: s.view(2, 3),
+        "transposed": lambda s: s.view(3, 2).t(),
+        "with gaps": lambda s: s.view(2, 3)[:, ::2],
+        "expanded": lambda s: s[:3].expand(2, 3),
+        "0-d": lambda s: s[0],
+        "empty": lambda s: s[:0].view(0, 3),
+    }
+    kinds = {
+        "float32": lambda v: v,
+        "float64": lambda v: v.double(),
+        "int64": lambda v: v.long(),
+        "bool": lambda v: v > 3,
+        "complex64": lambda v: v * (1 + 1j),
+        "conj bit": lambda v: v * (1 + 1j),
+        "neg bit": lambda v: v * (1 + 1j),
+    }
+    grid = {}
+    for kind, make in kinds.items():
+        for layout, arrange in layouts.items():
+            t = arrange(make(torch.arange(1.0, 7.0, device=device)))
+            if kind == "conj bit":
+                t = t.conj()
+            elif kind == "neg bit":
+                t = t.conj().imag
+            grid[kind, layout] = t
+    return grid
+
+
 # %%
 # ``Module.to`` returns the module itself
 # ---------------------------------------
-# Casting a module converts its floating-point parameters and hands back the very
-# object you called it on, so ``model = model.to(...)`` only reassigns the same module.
-# With the default settings, each parameter stays the same
-# :class:`~torch.nn.Parameter` object too: PyTorch puts the converted data inside it.
+# **Module.to returns the very module it was called on. With the default settings
+# each parameter stays the same Parameter object, and PyTorch puts the converted
+# data inside it.**
+#
+# So ``model = model.to(...)`` only reassigns the same module, and a reference
+# to ``model.weight`` taken before sees the new dtype.
 model = nn.Linear(3, 2).to(device)
 weight = model.weight
 params = dict(model.named_parameters())
 result = model.to(torch.float64)
 print(f"result is model: {result is model}")
-print(f"model.weight is weight: {model.weight is weight}")
-print(f"weight.dtype: {weight.dtype}")
+print(f"model.weight is weight: {model.weight is weight}, {weight.dtype}")
 
 # %%
 
@@ -71,6 +103,74 @@ assert not future.get_swap_module_params_on_conversion()
 assert result is model
 for name, param in model.named_parameters():  # the weight and the bias
     assert param is params[name] and param.dtype == torch.float64, name
+
+# %%
+# Buffers are replaced, and complex parameters lose their imaginary part
+# ----------------------------------------------------------------------
+# **Each buffer is replaced by what Tensor.to returns for it: a new tensor when
+# the conversion changes it. A complex parameter cast to a real dtype keeps its
+# object but drops its imaginary part.**
+#
+# A reference held to ``bn.running_mean`` goes stale: re-read buffers from the
+# module after converting it. The cast warns about the imaginary part.
+#
+# .. list-table::
+#    :header-rows: 1
+#
+#    * - tensor of the module
+#      - after ``.to(torch.float64)``
+#      - same object
+#    * - float32 parameter (``bn.weight``)
+#      - float64
+#      - yes
+#    * - complex64 parameter (``phase``)
+#      - float64, imaginary part dropped, with a warning
+#      - yes
+#    * - float32 buffer (``bn.running_mean``)
+#      - float64
+#      - no: a new tensor
+#    * - int64 buffer (``bn.num_batches_tracked``)
+#      - int64, untouched
+#      - yes
+holder = nn.Module()
+holder.bn = nn.BatchNorm1d(3)
+holder.phase = nn.Parameter(torch.full((2,), 1 + 2j))
+holder.to(device)
+before = holder.state_dict(keep_vars=True)
+running_mean = holder.bn.running_mean
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    holder.to(torch.float64)
+after = holder.state_dict(keep_vars=True)
+print(
+    f"held running_mean: {running_mean.dtype}, is the module's buffer: "
+    f"{holder.bn.running_mean is running_mean}"
+)
+print(f"phase: {holder.phase.dtype}, values {holder.phase.tolist()}")
+print(f"warning: {caught[0].message}")
+
+# %%
+
+# Checks: the table's rows, over every tensor of the module
+rows = {  # name: (dtype after, same object)
+    "bn.weight": (torch.float64, True),
+    "phase": (torch.float64, True),
+    "bn.running_mean": (torch.float64, False),
+    "bn.num_batches_tracked": (torch.int64, True),
+}
+measured = {
+    name: (after[name].dtype, after[name] is before[name]) for name in rows
+}
+assert measured == rows
+for name, tensor in after.items():  # every tensor, by the rule of Tensor.to
+    changed = before[name].is_floating_point() or before[name].is_complex()
+    is_buffer = name in dict(holder.named_buffers())
+    assert (tensor is before[name]) == (not (is_buffer and changed)), name
+assert running_mean.dtype == torch.float32
+assert holder.phase.tolist() == [1.0, 1.0]
+assert [
+    str(w.message).startswith("Casting complex values to real") for w in caught
+] == [True]
 
 # %%
 # To keep the module as it was, convert a copy made with :func:`copy.deepcopy`.
@@ -86,122 +186,102 @@ assert model.weight.dtype == torch.float64
 # %%
 # ``Tensor.to`` returns a new tensor when the dtype or device changes
 # -------------------------------------------------------------------
-# ``to()`` does not change ``t``. Asked for another dtype, it returns a new
-# tensor in new memory, and ``t`` keeps its dtype and its values.
+# **Tensor.to never changes its tensor. Asked for another dtype, it returns a new
+# tensor in new memory; asked for the dtype and device it has, the tensor
+# itself.**
+#
+# A write through ``t.to(t.dtype)`` is therefore a write into ``t``. Pass
+# ``copy=True``, or call ``clone()``, to get a copy all the same.
 t = torch.arange(3.0, device=device)
-new = t.to(torch.float64)
-print(f"t: {t.dtype}, new: {new.dtype}, new is t: {new is t}")
-print(f"new shares memory with t: {shares_memory(new, t)}")
-new[0] = 10.0
-print(f"after new[0] = 10.0: t = {t}")
-
-# %%
-
-# Checks: a new tensor in new memory; t keeps its dtype and values
-assert new is not t and not shares_memory(new, t)
-assert t.dtype == torch.float32
-assert t[0].item() == 0.0  # the write into the new tensor stays there
-assert torch.equal(t, torch.arange(3.0, device=device))
-
-# %%
-# ... and the same tensor when nothing changes
-# ---------------------------------------------
-# Asked for the dtype and device it already has, ``to()`` returns ``t`` itself: no
-# copy, so a write through the result is a write into ``t``. Pass ``copy=True``, or
-# call ``clone()``, to get a copy all the same.
-same = t.to(torch.float32)
+new, same = t.to(torch.float64), t.to(torch.float32)
+print(
+    f"t.to(torch.float64) is t: {new is t}, shares memory: "
+    f"{shares_memory(new, t)}"
+)
 print(f"t.to(torch.float32) is t: {same is t}")
-print(f"t.to(device) is t: {t.to(device) is t}")
-same[1] = 20.0
-print(f"after same[1] = 20.0: t = {t}")
+new[0], same[1] = 10.0, 20.0
+print(f"after new[0] = 10, same[1] = 20: t = {t}")
 forced = t.to(torch.float32, copy=True)
-print(f"copy=True: shares memory with t: {shares_memory(forced, t)}")
-print(f"clone(): shares memory with t: {shares_memory(t.clone(), t)}")
+print(f"copy=True shares memory with t: {shares_memory(forced, t)}")
 
 # %%
 
-# Checks: t itself, unless copy=True or clone() asks for a copy
-assert same is t and t.to(device) is t and shares_memory(same, t)
-assert t[1].item() == 20.0
+# Checks: the rule over every dtype kind and layout (42 cases)
+assert t.tolist() == [0.0, 20.0, 2.0] and t.dtype == torch.float32
+assert new is not t and not shares_memory(new, t)
+assert same is t and shares_memory(same, t)
+assert t.to(device) is t and not shares_memory(t.clone(), t)
 assert forced is not t and not shares_memory(forced, t)
-assert not shares_memory(t.clone(), t)
+for case, c in layout_cases(device).items():
+    wider = (
+        torch.complex128
+        if c.is_complex()
+        else torch.float32
+        if c.dtype == torch.float64
+        else torch.float64
+    )
+    before_values = c.clone()
+    converted = c.to(wider)
+    assert c.to(c.dtype) is c and c.to(device) is c, case
+    assert converted is not c and not shares_memory(converted, c), case
+    assert c.dtype != wider and torch.equal(c, before_values), case
 
 # %%
 # The forgotten reassignment
 # --------------------------
-# Because a module changes in place, ``model.to(...)`` on a line of its own works.
-# The same line for a tensor throws the converted tensor away: ``batch`` stays as it
-# was, and the float64 model refuses it. Keep the result: ``batch = batch.to(...)``.
+# **A module changes in place, so model.to(...) works on a line of its own. The
+# same line for a tensor throws the converted tensor away.**
+#
+# ``batch`` stays float32, and the float64 model refuses it.
 batch = torch.ones(4, 3, device=device)
 batch.to(torch.float64)  # the result is lost
-print(f"batch is still {batch.dtype}")
+lost = batch.dtype
 try:
     model(batch)
     refused = ""
 except RuntimeError as error:
     refused = str(error)
     print(f"RuntimeError: {refused}")
+batch = batch.to(torch.float64)  # kept this time
+print(f"with the result kept: model(batch) is {model(batch).dtype}")
 
 # %%
 
-# Checks: the result was lost, and the model refused the batch
-assert batch.dtype == torch.float32
+# Checks: the result was lost and refused; the kept result works
+assert lost == torch.float32
 assert refused, "a float64 model should refuse a float32 batch"
-
-# %%
-# With the result kept, the model takes the batch.
-batch = batch.to(torch.float64)
-print(f"model(batch) is {model(batch).dtype}")
-
-# %%
-
-# Checks: the kept result works
 assert model(batch).dtype == torch.float64
 
 # %%
-# The same with devices: after ``host.to("cuda")``, the CPU tensor ``host`` stays on
-# the CPU unless the result is kept, while the module moves.
+# The same holds for devices: after ``host.to("cuda")`` the module has moved,
+# the tensor ``host`` has not.
 if device.type == "cuda":
-    host_model, host = nn.Linear(3, 2), torch.ones(4, 3)
-    host_weight = host_model.weight
+    host_model, host = nn.BatchNorm1d(3), torch.ones(4, 3)
+    host_weight, host_mean = host_model.weight, host_model.running_mean
     host.to(device)  # the result is lost
     moved = host_model.to(device)
     print(f"moved is host_model: {moved is host_model}")
-    print(f"its weight is on {host_weight.device}; host is on {host.device}")
-    print(f"kept this time: {host.to(device).device}")
+    print(f"weight on {host_weight.device}; host on {host.device}")
 else:
     print("skipped on the CPU: moving to a GPU needs a GPU")
 
 # %%
 
-# Checks: on CUDA, the module moved in place and the tensor did not
+# Checks: on CUDA, the module moved in place, its buffer replaced
 if device.type == "cuda":
     assert moved is host_model and host_model.weight is host_weight
     assert host_weight.is_cuda and not host.is_cuda
-    assert host.to(device).is_cuda  # kept this time
+    assert host_model.running_mean is not host_mean and not host_mean.is_cuda
 
 
 # %%
 # A picture of it
 # ---------------
-# Each name points at the object it refers to, found with ``is`` from the live objects
-# above: ``model.to(float64)`` is ``model``; ``t.to(float32)`` is ``t``, while
-# ``t.to(float64)`` is a second tensor.
+# **Each name points at the object it refers to, found with is: model.to(...) is
+# model, t.to(float32) is t, and t.to(float64) is a second tensor.**
 
 
 # Drawing: an arrow from each name to the object it names
-def describe(obj):
-    """A label for a module or a tensor: float64, not torch.float64."""
-    if isinstance(obj, nn.Module):
-        dtype = str(obj.weight.dtype).removeprefix("torch.")
-        return f"{type(obj).__name__}, {dtype}"
-    return f"tensor, {str(obj.dtype).removeprefix('torch.')}"
-
-
-ARROW = {"arrowstyle": "-|>", "lw": 2.2, "color": "#333"}
-FILLS = [("#cfe2f3", "#1f4e79"), ("#fce5cd", "#b45f06")]
-
-
 def draw_names(ax, top, heading, names):
     """Under a heading, an arrow from each name to its object; count objects."""
     ax.text(0.1, top, heading, va="center", size=15, weight="bold")
@@ -210,27 +290,21 @@ def draw_names(ax, top, heading, names):
         if not any(obj is seen for seen in objects):
             objects.append(obj)
     rows = {name: top - 0.47 * (i + 1) for i, name in enumerate(names)}
+    centred = {"ha": "center", "va": "center", "size": 14}
     for k, obj in enumerate(objects):
         ys = [rows[name] for name, o in names.items() if o is obj]
         low, high = min(ys) - 0.2, max(ys) + 0.2
-        fill, edge = FILLS[k]
-        ax.add_patch(
-            plt.Rectangle((3.0, low), 1.9, high - low, fc=fill, ec=edge, lw=2)
-        )
-        ax.text(
-            3.95,
-            (low + high) / 2,
-            describe(obj),
-            ha="center",
-            va="center",
-            size=14,
-        )
+        fill, edge = [("#cfe2f3", "#1f4e79"), ("#fce5cd", "#b45f06")][k]
+        box = plt.Rectangle((3, low), 1.9, high - low, fc=fill, ec=edge, lw=2)
+        ax.add_patch(box)
+        kind = "Linear" if isinstance(obj, nn.Module) else "tensor"
+        dtype = (obj.weight if kind == "Linear" else obj).dtype
+        label = f"{kind}, {str(dtype).removeprefix('torch.')}"
+        ax.text(3.95, (low + high) / 2, label, **centred)
         for y in ys:
-            ax.annotate("", (3.0, y), (2.5, y), arrowprops=ARROW)
+            ax.annotate("", (3, y), (2.5, y), arrowprops={"arrowstyle": "-|>"})
     for name, y in rows.items():
-        ax.text(
-            2.4, y, name, ha="right", va="center", size=14, family="monospace"
-        )
+        ax.text(2.4, y, name, ha="right", va="center", family="monospace")
     return len(objects)
 
 
@@ -249,16 +323,17 @@ plt.show()
 # %%
 
 # Checks: one object on the module side, two on the tensor side
-assert objects_drawn[0] == 1  # model.to(float64) is model
-assert objects_drawn[1] == 2  # t.to(float32) is t; t.to(float64) is not
+assert objects_drawn == [1, 2]
 
 # %%
 # Use it when, use instead
 # ------------------------
-# * ``model.to(device)`` and ``model.double()`` work on their own line; reassigning
-#   the result is harmless.
-# * For a tensor, always keep the result: ``x = x.to(device)``. Code that forgets it
-#   still runs when the tensor already has the dtype and device asked for.
-# * Need a copy even when nothing changes? ``t.to(..., copy=True)`` or ``clone()``.
-# * For a converted copy of a module, convert ``copy.deepcopy(model)``: ``to()`` will
-#   not make one.
+# **Keep the result of Tensor.to every time; for a module it is optional. After
+# converting a module, re-read its buffers from it.**
+#
+# * For a tensor, write ``x = x.to(device)``. Code that forgets it still runs
+#   when the tensor already has the dtype and device asked for.
+# * Need a copy even when nothing changes? ``t.to(..., copy=True)`` or
+#   ``clone()``.
+# * For a converted copy of a module, convert ``copy.deepcopy(model)``: ``to()``
+#   will not make one.

@@ -2,18 +2,13 @@
 ``Tensor.new_tensor(data)``: always a copy, typed like its caller
 =================================================================
 
-Real-valued ``data`` goes into a new leaf tensor of its own memory whose dtype and
-device are those of the tensor the method is called on, not those of ``data``,
-unless ``dtype=`` or ``device=`` says otherwise.
+**base.new_tensor(data) always copies data into new memory, a leaf outside
+the graph. Its dtype and device are base's, unless dtype= or device= says
+otherwise.**
 """
 
-# %%
-# Setup
-# -----
-# The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
-# available, else on the CPU.
-
-# Setup: the device, and a test of whether two tensors share memory
+# Setup: the device (TORCH_DEVICE, else CUDA if present, else the CPU), the
+# test of shared memory, and the case grid
 import os
 import warnings
 
@@ -47,12 +42,52 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
     return a_start < b_end and b_start < a_end
 
 
+def layout_cases(device: torch.device) -> dict[tuple[str, str], torch.Tensor]:
+    """Every (dtype kind, layout) pair: a tensor over new memory holding 1..6, arranged.
+
+    The conjugate and negative bits are flags that ``conj()`` and ``.imag`` of its
+    result set on a view, so they are set last, on the arranged tensor: the neg-bit
+    case is the imaginary part of a complex one, the same layout at twice the stride.
+    """
+    layouts = {
+        "contiguous": lambda s: s.view(2, 3),
+        "transposed": lambda s: s.view(3, 2).t(),
+        "with gaps": lambda s: s.view(2, 3)[:, ::2],
+        "expanded": lambda s: s[:3].expand(2, 3),
+        "0-d": lambda s: s[0],
+        "empty": lambda s: s[:0].view(0, 3),
+    }
+    kinds = {
+        "float32": lambda v: v,
+        "float64": lambda v: v.double(),
+        "int64": lambda v: v.long(),
+        "bool": lambda v: v > 3,
+        "complex64": lambda v: v * (1 + 1j),
+        "conj bit": lambda v: v * (1 + 1j),
+        "neg bit": lambda v: v * (1 + 1j),
+    }
+    grid = {}
+    for kind, make in kinds.items():
+        for layout, arrange in layouts.items():
+            t = arrange(make(torch.arange(1.0, 7.0, device=device)))
+            if kind == "conj bit":
+                t = t.conj()
+            elif kind == "neg bit":
+                t = t.conj().imag
+            grid[kind, layout] = t
+    return grid
+
+
 # %%
 # The caller decides dtype and device
 # -----------------------------------
+# **The result takes base's dtype and device, whatever the data's; dtype= and
+# device= override them. torch.tensor(data) instead infers the dtype from the
+# data and uses the default device.**
+#
 # ``base`` stands for a tensor of your model: ``float32`` on the run's device. Python
 # integers and a float64 array handed to ``base.new_tensor`` both land there as
-# ``float32``; :func:`torch.tensor` infers the type from the data and puts it on the
+# ``float32``. :func:`torch.tensor` infers the type from the data and puts it on the
 # default device, the CPU unless :func:`torch.set_default_device` changed it (a CUDA
 # run prints the difference). ``dtype=`` overrides the caller.
 base = torch.zeros(2, device=device)
@@ -76,8 +111,8 @@ assert typed.dtype == torch.float64
 assert base.new_tensor(arr, device="cpu").device == torch.device("cpu")
 
 # %%
-# The data is always copied, even when nothing needs converting: the result has storage
-# of its own, and a later write into the array does not reach it.
+# **The data is always copied, even when nothing needs converting, whatever its
+# dtype and layout.** A later write into the array does not reach the result.
 # :func:`torch.as_tensor` shares the array's memory when it can: on a CPU run the write
 # shows through it, while a CUDA run needs a copy on the GPU and keeps the old value.
 same = np.array([0.25, 0.5, 0.75], dtype=np.float32)  # already base's dtype
@@ -87,13 +122,40 @@ print(f"same = {same}\nnew_tensor: {t}\nas_tensor:  {shared}")
 
 # %%
 
-# Checks: the copy owns its memory; as_tensor shares it on the CPU only
+# Checks: the copy owns its memory; as_tensor shares it on the CPU only; a
+# tensor as data, of every dtype kind and layout, is copied too, by a caller
+# of its dtype (a caller with the conj or neg bit raises instead)
 assert not shares_memory(t, torch.from_numpy(same)) and t[0].item() != same[0]
 assert (shared[0].item() == same[0]) == (device.type == "cpu")
+grid = layout_cases(device)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # the warning for tensor data: see below
+    for (kind, layout), data in grid.items():
+        caller = torch.empty(0, dtype=data.dtype, device=device)
+        made = caller.new_tensor(data)
+        assert not shares_memory(made, data) and torch.equal(made, data)
+        assert (made.dtype, made.device) == (data.dtype, data.device)
+        assert made.is_leaf and not (made.is_conj() or made.is_neg())
+        if data.numel():
+            before = data.tolist()
+            made.fill_(not made.flatten()[0] if kind == "bool" else 0)
+            assert data.tolist() == before, (kind, layout)
+    for flagged in (grid["conj bit", "0-d"], grid["neg bit", "0-d"]):
+        try:
+            flagged.new_tensor([1.0])
+        except RuntimeError as error:
+            refusal = str(error)
+        else:
+            refusal = ""
+        assert "doesn't correspond to a device" in refusal
 
 # %%
 # Passing a tensor: a copy, a leaf, and a warning
 # -----------------------------------------------
+# **Given a tensor, new_tensor still copies, drops the graph, and warns: the
+# result is a leaf that does not require grad, and gradient never reaches the
+# source.**
+#
 # Given a tensor, ``new_tensor`` still copies, even when nothing needs converting
 # (:func:`torch.as_tensor` would hand back the very same tensor), and the copy leaves
 # the graph: a leaf that does not require grad. PyTorch warns that there is a clearer
@@ -136,6 +198,10 @@ assert (
 # %%
 # What to write instead
 # ---------------------
+# **Write x.detach().clone(), as the warning advises, or
+# x.detach().to(base, copy=True) to take base's dtype and device: both copy
+# without a warning.**
+#
 # The warning's advice, ``x.detach().clone()`` (:meth:`~torch.Tensor.detach`, then
 # :meth:`~torch.Tensor.clone`), says the same without a warning; detach first, so that
 # autograd never records the clone. It keeps the dtype and device of ``x``; to take
@@ -188,6 +254,8 @@ assert not (shares_memory(n, x) or shares_memory(c, x) or shares_memory(n, c))
 # %%
 # A picture of it
 # ---------------
+# **The values come from arr, copied; the dtype and device from base.**
+#
 # Drawn from the live tensors above: ``base.new_tensor(arr)`` takes its values from
 # ``arr``, copied into memory of its own, and its dtype and device from ``base``.
 
@@ -255,6 +323,10 @@ assert not shares_memory(from_arr, torch.from_numpy(arr))
 # %%
 # Use it when, use instead
 # ------------------------
+# **Use new_tensor for Python or NumPy data that must match a tensor you have.
+# To copy a tensor, write x.detach().clone(); to share NumPy memory, use
+# torch.from_numpy.**
+#
 # * Use ``new_tensor`` to build a tensor from Python or NumPy data that must match the
 #   dtype and device of a tensor you already have, e.g. constants inside a model.
 # * To copy a tensor, write ``x.detach().clone()``, plus

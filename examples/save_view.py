@@ -2,19 +2,13 @@
 ``torch.save`` of a view saves its whole storage
 ================================================
 
-However few elements a view shows, its file holds every byte of the storage
-beneath it: save :meth:`~torch.Tensor.clone` of a small slice to write only the
-slice.
+**torch.save writes the whole storage beneath a tensor, however few elements
+it shows: save clone() of a small slice to write only the slice.**
+
+Every file goes into a temporary folder, removed at the end.
 """
 
-# %%
-# Setup
-# -----
-# The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
-# available, else on the CPU. Every file goes into a temporary folder, removed once
-# the files have been measured and loaded back.
-
-# Setup: the device, a temporary folder, a memory test, and a save helper
+# Setup: the device, a temporary folder, a memory test, the grid, save()
 import os
 import tempfile
 
@@ -48,6 +42,42 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
     return a_start < b_end and b_start < a_end
 
 
+def layout_cases(device: torch.device) -> dict[tuple[str, str], torch.Tensor]:
+    """Every (dtype kind, layout) pair: a tensor over new memory holding 1..6, arranged.
+
+    The conjugate and negative bits are flags that ``conj()`` and ``.imag`` of its
+    result set on a view, so they are set last, on the arranged tensor: the neg-bit
+    case is the imaginary part of a complex one, the same layout at twice the stride.
+    """
+    layouts = {
+        "contiguous": lambda s: s.view(2, 3),
+        "transposed": lambda s: s.view(3, 2).t(),
+        "with gaps": lambda s: s.view(2, 3)[:, ::2],
+        "expanded": lambda s: s[:3].expand(2, 3),
+        "0-d": lambda s: s[0],
+        "empty": lambda s: s[:0].view(0, 3),
+    }
+    kinds = {
+        "float32": lambda v: v,
+        "float64": lambda v: v.double(),
+        "int64": lambda v: v.long(),
+        "bool": lambda v: v > 3,
+        "complex64": lambda v: v * (1 + 1j),
+        "conj bit": lambda v: v * (1 + 1j),
+        "neg bit": lambda v: v * (1 + 1j),
+    }
+    grid = {}
+    for kind, make in kinds.items():
+        for layout, arrange in layouts.items():
+            t = arrange(make(torch.arange(1.0, 7.0, device=device)))
+            if kind == "conj bit":
+                t = t.conj()
+            elif kind == "neg bit":
+                t = t.conj().imag
+            grid[kind, layout] = t
+    return grid
+
+
 def save(obj, name):
     """``torch.save`` ``obj`` in the temporary folder; return the path."""
     path = os.path.join(folder.name, name)
@@ -58,8 +88,8 @@ def save(obj, name):
 # %%
 # A row of a large tensor
 # -----------------------
-# ``x`` holds a million ``float32`` numbers. Its first row is a view: a thousand of
-# those numbers, in the same storage.
+# **x[0] is a view: it shows a thousand of the million float32 numbers of x,
+# over x's whole storage.**
 x = torch.zeros(1000, 1000, device=device)
 row = x[0]
 storage_bytes = row.untyped_storage().nbytes()
@@ -77,8 +107,9 @@ assert shares_memory(row, x) and storage_bytes == x.numel() * x.element_size()
 # %%
 # The view's file holds the whole storage
 # ---------------------------------------
-# Saved on its own, the row makes a file about as large as the whole tensor's. Its
-# clone, which owns a storage exactly its size, makes a file a small fraction of that.
+# **Saved alone, a view brings every byte of its storage into its file. Its
+# clone owns a storage exactly its size, and makes a file a small fraction as
+# large.**
 clone = row.clone()
 sizes = {
     "x": os.path.getsize(save(x, "x.pt")),
@@ -96,10 +127,16 @@ assert abs(sizes["x[0]"] - sizes["x"]) < sizes["x"] / 100
 assert sizes["x[0].clone()"] < sizes["x[0]"] / 100
 assert clone.untyped_storage().nbytes() == shown  # exactly its size
 assert not shares_memory(clone, x)
+for case, c in layout_cases(device).items():  # every dtype kind and layout
+    path = save(c, "case.pt")
+    back = torch.load(path)
+    nbytes = c.untyped_storage().nbytes()
+    assert back.untyped_storage().nbytes() == nbytes, case
+    assert os.path.getsize(path) >= nbytes and torch.equal(back, c), case
 
 # %%
-# Fewer elements make no difference: a view of one element, or of none at all, takes
-# the whole storage into its file as well.
+# Fewer elements make no difference: a view of one element, or of none at all,
+# takes the whole storage into its file as well.
 few_sizes = {}
 for n in (1, 0):
     few_sizes[n] = os.path.getsize(save(x[0, :n], "few.pt"))
@@ -144,9 +181,10 @@ assert loaded.untyped_storage().nbytes() == storage_bytes
 # %%
 # Saved together, a view and its base stay one storage
 # ----------------------------------------------------
-# Saved in one call, ``x`` and its row share one storage in the file, which is written
-# once, and they come back sharing memory: a write into the loaded row shows in the
-# loaded ``x``.
+# **Tensors saved in one torch.save call that share a storage are written with
+# it once, and come back sharing memory.**
+#
+# A write into the loaded row shows in the loaded ``x``.
 sizes["(x, x[0])"] = os.path.getsize(save((x, row), "both.pt"))
 x_back, row_back = torch.load(os.path.join(folder.name, "both.pt"))
 print(f"x and x[0] in one file: {sizes['(x, x[0])']:,} bytes")
@@ -179,8 +217,10 @@ assert not os.path.exists(folder.name)  # the files are gone
 # %%
 # The file sizes, drawn
 # ---------------------
-# Each bar is a file measured above, on a linear scale: the clone's file is too
-# small to see next to the others.
+# **The row's file is as large as the whole tensor's; the clone's is too small
+# to see beside them.**
+#
+# Each bar is a file measured above, on a linear scale.
 
 
 # Drawing: one bar per file, its name and size written on it
@@ -224,10 +264,12 @@ plt.show()
 # %%
 # Use it when, use instead
 # ------------------------
-# * Save a slice with ``torch.save(t.clone(), path)``: the file then holds the slice,
-#   not the tensor it came from.
-# * ``contiguous()`` is no substitute: a slice of consecutive whole rows, like ``x[0]``,
-#   is contiguous already, and ``contiguous()`` returns it as it is, whole storage
-#   included.
-# * Save tensors that must keep sharing memory, such as tied weights, in one
-#   ``torch.save`` call, as ``(x, x[0])`` was saved above, not in one call each.
+# **Save a slice as t.clone(); save tensors that must keep sharing memory, such
+# as tied weights, in one torch.save call.**
+#
+# * ``torch.save(t.clone(), path)`` writes the slice, not the tensor it came
+#   from.
+# * ``contiguous()`` is no substitute: a slice of consecutive whole rows, like
+#   ``x[0]``, is contiguous already, and ``contiguous()`` returns it as it is,
+#   whole storage included.
+# * Saved in one call each, ``x`` and ``x[0]`` came back sharing nothing.

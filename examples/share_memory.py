@@ -2,25 +2,18 @@
 ``share_memory_``: one tensor, two processes
 ============================================
 
-A CPU tensor's storage moves, in place, into memory that other processes can
-map, so that a child process that writes into the tensor writes into the
-parent's memory.
+**share_memory_() moves a CPU tensor's storage, in place, into memory other
+processes can map: a child that writes into the tensor writes into the
+parent's memory.**
 """
 
-# %%
-# Setup
-# -----
-# The script runs on the device named by ``TORCH_DEVICE``, else on CUDA when a GPU is
-# available, else on the CPU. ``run_child`` starts a child process that runs one
-# function, here a method of :class:`torch.Tensor`, waits for it and checks that it
-# succeeded.
-
-# Setup: the device, a test of shared memory, and a child process runner
+# Setup: the device, a memory test, the grid of tensors, a child process runner
 import os
 import sys
 import types
 
 import matplotlib.pyplot as plt
+import numpy as np
 import torch
 import torch.multiprocessing as mp
 
@@ -50,6 +43,42 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
     return a_start < b_end and b_start < a_end
 
 
+def layout_cases(device: torch.device) -> dict[tuple[str, str], torch.Tensor]:
+    """Every (dtype kind, layout) pair: a tensor over new memory holding 1..6, arranged.
+
+    The conjugate and negative bits are flags that ``conj()`` and ``.imag`` of its
+    result set on a view, so they are set last, on the arranged tensor: the neg-bit
+    case is the imaginary part of a complex one, the same layout at twice the stride.
+    """
+    layouts = {
+        "contiguous": lambda s: s.view(2, 3),
+        "transposed": lambda s: s.view(3, 2).t(),
+        "with gaps": lambda s: s.view(2, 3)[:, ::2],
+        "expanded": lambda s: s[:3].expand(2, 3),
+        "0-d": lambda s: s[0],
+        "empty": lambda s: s[:0].view(0, 3),
+    }
+    kinds = {
+        "float32": lambda v: v,
+        "float64": lambda v: v.double(),
+        "int64": lambda v: v.long(),
+        "bool": lambda v: v > 3,
+        "complex64": lambda v: v * (1 + 1j),
+        "conj bit": lambda v: v * (1 + 1j),
+        "neg bit": lambda v: v * (1 + 1j),
+    }
+    grid = {}
+    for kind, make in kinds.items():
+        for layout, arrange in layouts.items():
+            t = arrange(make(torch.arange(1.0, 7.0, device=device)))
+            if kind == "conj bit":
+                t = t.conj()
+            elif kind == "neg bit":
+                t = t.conj().imag
+            grid[kind, layout] = t
+    return grid
+
+
 def run_child(method, target, *args):
     """Run ``target(*args)`` in a child started with ``method``; wait for it.
 
@@ -74,32 +103,34 @@ def run_child(method, target, *args):
 # %%
 # ``share_memory_()`` moves the storage, in place
 # -----------------------------------------------
-# The tensor keeps its storage; the storage gets new, shared memory with the same
-# values, at a new address. :meth:`~torch.Tensor.is_shared` reports the move, and a
-# view taken before it still shares memory with the tensor.
+# **A CPU tensor keeps its storage object; the storage gets new, shared memory
+# holding the same values. Every view of that storage, taken before or after,
+# goes on sharing memory with the tensor.**
 host = torch.arange(4.0)
 view, storage = host[1:], host.untyped_storage()
 address = storage.data_ptr()
-print(f"before: is_shared() {host.is_shared()}")
 was_shared = host.is_shared()
 returned = host.share_memory_()
 moved = host.untyped_storage().data_ptr() != address
-print(f"after:  is_shared() {host.is_shared()}, address changed {moved}")
-after_move = host.tolist()
-print(f"values {after_move}; view shares it: {shares_memory(view, host)}")
+print(f"is_shared() before {was_shared}, after {host.is_shared()}")
+print(f"address changed {moved}; values {host.tolist()}")
 view[0] = -1.0
-print(f"after view[0] = -1: {host.tolist()}")
+print(f"after view[0] = -1 through the old view: {host.tolist()}")
 
 # %%
 
-# Checks: moved in place, same storage and values, the old view still shares
-assert not was_shared
-assert returned is host
-assert host.is_shared() and moved
-assert storage.data_ptr() == host.untyped_storage().data_ptr()  # same storage
-assert after_move == [0.0, 1.0, 2.0, 3.0]
-assert shares_memory(view, host)
-assert host[1].item() == -1.0
+# Checks: the rule over every dtype kind and layout (42 cases, on the CPU)
+assert not was_shared and returned is host and host.is_shared() and moved
+assert storage.data_ptr() == host.untyped_storage().data_ptr()
+assert shares_memory(view, host) and host.tolist() == [0.0, -1.0, 2.0, 3.0]
+for case, t in layout_cases(torch.device("cpu")).items():
+    base = t if t._base is None else t._base
+    values, kept = t.clone(), t.untyped_storage()
+    old = kept.data_ptr()
+    assert not t.is_shared() and t.share_memory_() is t, case
+    assert t.is_shared() and base.is_shared(), case
+    assert kept.data_ptr() == t.untyped_storage().data_ptr() != old, case
+    assert torch.equal(t, values) and shares_memory(t, base), case
 
 # %%
 # A CUDA tensor is shared as it is: ``is_shared()`` is true from the start, and
@@ -123,11 +154,48 @@ if device.type == "cuda":
     assert kept
 
 # %%
+# Memory outside PyTorch stays behind
+# -----------------------------------
+# **Anything outside PyTorch that pointed at the old memory no longer sees the
+# tensor's writes. The array torch.from_numpy was given keeps its own buffer;
+# an array from t.numpy() is left pointing at freed memory.**
+#
+# So take NumPy arrays after the move, and drop those taken before it. Never
+# read or write such an array: the memory it points at is no longer PyTorch's
+# to keep, and using it can crash the interpreter. This script only compares
+# addresses.
+array = np.zeros(3)
+from_array = torch.from_numpy(array)
+from_array.share_memory_()
+from_array[0] = 5.0
+print(f"tensor {from_array.tolist()}, the array it came from {array.tolist()}")
+plain = torch.ones(3)
+taken = plain.numpy()  # an array that owns no memory: the tensor's
+taken_at = taken.ctypes.data  # its address, read without touching the data
+plain.share_memory_()
+left_behind = taken_at != plain.untyped_storage().data_ptr()
+print(f"t.numpy() taken before: owns its data {taken.flags.owndata}")
+print(f"  and points where the tensor no longer is: {left_behind}")
+del taken  # never use it
+fresh = plain.numpy()  # taken after the move: shares it
+fresh[0] = 9.0
+print(f"t.numpy() taken after: a write shows in the tensor {plain.tolist()}")
+
+# %%
+
+# Checks: the from_numpy array left out; the old array's address abandoned
+assert array.tolist() == [0.0, 0.0, 0.0] and from_array[0].item() == 5.0
+assert not np.shares_memory(array, from_array.numpy())
+assert left_behind and plain.is_shared()
+assert plain[0].item() == 9.0
+
+# %%
 # The child writes, the parent reads
 # ----------------------------------
-# A child started with ``spawn`` receives ``x`` and copies four new values into it.
-# Once the child has ended, the parent reads them from its own ``x``, whose memory
-# has stayed where it was.
+# **A child's write into a tensor in shared memory lands in the parent's memory,
+# which stays where it was: the parent reads it once the child has ended.**
+#
+# A child started with ``spawn`` receives ``x`` and copies four values into it.
 x = torch.zeros(4, device=device).share_memory_()
 address = x.untyped_storage().data_ptr()
 written = torch.tensor([10.0, 20.0, 30.0, 40.0])
@@ -145,10 +213,11 @@ assert same_place
 # %%
 # With ``spawn``, sending is enough
 # ---------------------------------
-# Passing a CPU tensor whose storage holds bytes to a ``spawn`` child moves it to
-# shared memory on the way, in the parent, without a call to ``share_memory_()``:
-# ``is_shared()`` turns true on the tensor the parent holds, and the child's write
-# comes back.
+# **Sending a CPU tensor whose storage holds bytes to a spawn child moves it to
+# shared memory in the parent, without a call to share_memory_(): the child's
+# write comes back.**
+#
+# ``is_shared()`` turns true on the tensor the parent holds.
 sent = torch.zeros(4)
 print(f"before: is_shared() {sent.is_shared()}")
 sent_was_shared = sent.is_shared()
@@ -164,9 +233,11 @@ assert sent.is_shared() and sent.tolist() == written.tolist()
 # %%
 # With ``fork``, ``share_memory_()`` makes the difference
 # -------------------------------------------------------
-# A forked child is sent nothing: it starts as a copy of the parent. Its write into a
-# tensor in ordinary memory stays in the child, while its write into a tensor moved
-# to shared memory before the fork reaches the parent.
+# **A forked child inherits the parent's tensors instead of receiving them. Its
+# write reaches the parent only where the tensor was in shared memory before
+# the fork.**
+#
+# The same ``fill_`` in two children: into ordinary memory, into shared memory.
 private, shared = torch.zeros(4), torch.zeros(4).share_memory_()
 run_child("fork", torch.Tensor.fill_, private, 7.0)
 run_child("fork", torch.Tensor.fill_, shared, 7.0)
@@ -183,8 +254,8 @@ assert shared.tolist() == [7.0] * 4
 # %%
 # A picture of it
 # ---------------
-# Both processes use the same memory, that of ``x``: the child wrote into it, and
-# the parent read the values drawn here after the child had ended.
+# **Both processes use one memory, that of x: the child wrote into it, and the
+# parent read the values drawn here after the child had ended.**
 
 
 # Drawing: two processes, one shared memory between them
@@ -233,10 +304,12 @@ plt.show()
 # %%
 # Use it when, use instead
 # ------------------------
-# * Use ``share_memory_()`` (or :meth:`~torch.nn.Module.share_memory` for a model) on a
-#   CPU tensor that child processes are meant to write into, before you start them.
-#   With ``fork``, it is what brings the child's writes back.
-# * With ``spawn`` a tensor you pass is moved anyway, but the call says what you mean,
-#   and ``is_shared()`` tells you whether PyTorch has moved it.
-# * CUDA tensors need no move: ``share_memory_()`` leaves them where they are, and a
-#   ``spawn`` child writes into the same GPU memory.
+# **Call share_memory_() on a CPU tensor before starting the children meant to
+# write into it; with fork it is what brings their writes back.**
+#
+# * For a model, :meth:`~torch.nn.Module.share_memory` does it to every tensor.
+# * With ``spawn`` a tensor you pass is moved anyway, but the call says what you
+#   mean, and ``is_shared()`` tells you whether PyTorch has moved it.
+# * Take NumPy arrays of a shared tensor after the move, never before it.
+# * CUDA tensors need no move: ``share_memory_()`` leaves them where they are,
+#   and a ``spawn`` child writes into the same GPU memory.

@@ -2,19 +2,12 @@
 ``Tensor.view()``: new shape, same memory
 =========================================
 
-Nothing is copied: the result reads the source's storage through other sizes and
-strides, so the call fails when no such strides exist, where
-:meth:`~torch.Tensor.reshape` silently copies instead.
+**view() never copies: its result reads the source's storage through other
+sizes and strides. Where no such strides exist it raises, where reshape()
+silently copies.**
 """
 
-# %%
-# Setup
-# -----
-# The script runs on ``TORCH_DEVICE`` when set, else on CUDA when available, else CPU.
-# ``storage_index`` says, for each element of a tensor, which element of its storage
-# it reads; ``error_of`` runs a call that must raise and prints the error.
-
-# Setup: the device, a test of shared memory, and two small helpers
+# Setup: the device, a memory test, the grid of tensors, two small helpers
 import itertools
 import os
 import warnings
@@ -48,6 +41,42 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
     return a_start < b_end and b_start < a_end
 
 
+def layout_cases(device: torch.device) -> dict[tuple[str, str], torch.Tensor]:
+    """Every (dtype kind, layout) pair: a tensor over new memory holding 1..6, arranged.
+
+    The conjugate and negative bits are flags that ``conj()`` and ``.imag`` of its
+    result set on a view, so they are set last, on the arranged tensor: the neg-bit
+    case is the imaginary part of a complex one, the same layout at twice the stride.
+    """
+    layouts = {
+        "contiguous": lambda s: s.view(2, 3),
+        "transposed": lambda s: s.view(3, 2).t(),
+        "with gaps": lambda s: s.view(2, 3)[:, ::2],
+        "expanded": lambda s: s[:3].expand(2, 3),
+        "0-d": lambda s: s[0],
+        "empty": lambda s: s[:0].view(0, 3),
+    }
+    kinds = {
+        "float32": lambda v: v,
+        "float64": lambda v: v.double(),
+        "int64": lambda v: v.long(),
+        "bool": lambda v: v > 3,
+        "complex64": lambda v: v * (1 + 1j),
+        "conj bit": lambda v: v * (1 + 1j),
+        "neg bit": lambda v: v * (1 + 1j),
+    }
+    grid = {}
+    for kind, make in kinds.items():
+        for layout, arrange in layouts.items():
+            t = arrange(make(torch.arange(1.0, 7.0, device=device)))
+            if kind == "conj bit":
+                t = t.conj()
+            elif kind == "neg bit":
+                t = t.conj().imag
+            grid[kind, layout] = t
+    return grid
+
+
 def storage_index(t: torch.Tensor) -> torch.Tensor:
     """For each element of ``t``, its position in the storage (from strides, offset)."""
     size = t.untyped_storage().nbytes() // t.element_size()
@@ -69,9 +98,10 @@ def error_of(action) -> str:
 # %%
 # A view shares the storage
 # -------------------------
-# A new tensor object with its own shape and strides over the same memory: writes
-# through it show up in the source, and ``_base`` names the tensor where its chain of
-# views starts.
+# **A view is a new tensor object with its own shape and strides over the
+# source's memory, for every dtype: writes through it show up in the source.**
+#
+# ``_base`` names the tensor where its chain of views starts.
 x = torch.arange(12.0, device=device)
 v = x.view(3, 4)
 print(f"v shares memory with x: {shares_memory(v, x)}")
@@ -84,13 +114,33 @@ print(f"v strides {v.stride()}; x after writing -4 into v[1, 0]:\n{x}")
 # Checks: the view is over x's memory, and the write reached x
 assert shares_memory(v, x) and v._base is x
 assert x[4].item() == -4.0
+for case, c in layout_cases(device).items():  # every dtype kind and layout
+    same = c.view(c.shape)
+    assert shares_memory(same, c), case
+    if c.numel():  # write the first element through the view
+        mark = True if c.dtype == torch.bool else 0
+        same[(0,) * same.dim()] = mark
+        assert c[(0,) * c.dim()].item() == mark, case
 
 # %%
 # It needs strides that fit
 # -------------------------
-# ``v.t()`` is another view over ``x`` (``_base`` names ``x``, where the chain starts,
-# not ``v``). Read row by row it jumps around the storage by steps of different sizes;
-# no single stride walks that order, so ``view(-1)`` fails.
+# **view() raises when no strides can walk the new shape through the elements
+# in their order. Flattening a transposed, gapped or expanded tensor is
+# refused, whatever its dtype.**
+#
+# Read row by row, ``v.t()`` jumps around the storage by steps of different
+# sizes; no single stride walks that order, so ``view(-1)`` fails.
+#
+# .. list-table:: ``c.view(-1)``, over every dtype kind
+#    :header-rows: 1
+#
+#    * - layout of ``c``
+#      - outcome
+#    * - contiguous, 0-d, empty
+#      - a view
+#    * - transposed, with gaps, expanded
+#      - ``RuntimeError``
 t = v.t()
 order = storage_index(t).flatten().tolist()
 print(f"t strides {t.stride()}, storage order read row by row:\n{order}")
@@ -103,11 +153,24 @@ message = error_of(lambda: t.view(-1))
 # Checks: a view of x, not contiguous, and view(-1) refused
 assert t._base is x and not t.is_contiguous() and len(steps) > 1
 assert "view size is not compatible" in message
+table = {"contiguous": "view", "0-d": "view", "empty": "view"}
+table |= dict.fromkeys(["transposed", "with gaps", "expanded"], "RuntimeError")
+for (kind, layout), c in layout_cases(device).items():  # 42 cases
+    try:
+        outcome = "view" if shares_memory(c.view(-1), c) else "copy"
+    except RuntimeError as error:
+        refusal, outcome = str(error), "RuntimeError"
+        assert "view size is not compatible" in refusal, (kind, layout)
+    assert outcome == table[layout], (kind, layout)
+    flat = c.reshape(-1)  # never refuses: a view exactly where view() works
+    assert shares_memory(flat, c) == (table[layout] == "view"), (kind, layout)
+    assert torch.equal(flat, c.flatten())
 
 # %%
-# :meth:`~torch.Tensor.reshape` never refuses for want of strides: a view when strides
-# allow, otherwise a silent copy, so writes into ``t.reshape(-1)`` are lost.
-# :meth:`~torch.Tensor.contiguous` returns a contiguous tensor itself, and copies ``t``.
+# :meth:`~torch.Tensor.reshape` never refuses for want of strides: a view when
+# strides allow, otherwise a silent copy, so writes into ``t.reshape(-1)`` are
+# lost. :meth:`~torch.Tensor.contiguous` returns a contiguous tensor itself, and
+# copies ``t``.
 with warnings.catch_warnings():
     warnings.simplefilter("error")  # "silent": a warning would raise here
     flat_view, flat_copy = v.reshape(-1), t.reshape(-1)
@@ -128,9 +191,11 @@ assert v.contiguous() is v and not shares_memory(t.contiguous(), x)
 # %%
 # Slicing views, advanced indexing copies
 # ---------------------------------------
-# Basic slicing (``start:stop:step``) only changes shape, offset and strides: a view.
-# Indexing with a list of integers or a boolean mask gathers the elements into new
-# memory: a copy, whose writes never reach ``x``.
+# **Slicing with start:stop:step changes only shape, offset and strides: a
+# view. Indexing with a list of integers or a boolean mask gathers the elements
+# into new memory: a copy.**
+#
+# Writes into the copy never reach ``x``.
 sliced, gathered, masked = v[1:, ::2], v[[0, 2]], v[v > 5]
 print(
     f"v[1:, ::2]: offset {sliced.storage_offset()}, strides {sliced.stride()}"
@@ -156,10 +221,11 @@ assert x[4].item() == 40.0 and 50.0 not in x
 # %%
 # ``expand`` repeats without memory: clone before writing
 # -------------------------------------------------------
-# :meth:`~torch.Tensor.expand` gives the new dimension, of size 3, a stride of 0: every
-# row is the same memory. ``add_`` raises rather than write one location several
-# times, but not every in-place method checks: ``fill_`` writes into the shared memory
-# and so changes every row at once. Clone first if you need a writable repeated tensor.
+# **expand() repeats data with a stride of 0: every row is the same memory.
+# Clone it before writing: add_ refuses, and fill_ changes every row at once.**
+#
+# ``add_`` raises rather than write one location several times; ``fill_`` does
+# not check, and writes into the shared memory.
 e = torch.zeros(4, device=device).expand(3, 4)
 print(f"e strides {e.stride()}, storage of {e._base.numel()} floats")
 add_message = error_of(lambda: e.add_(1.0))
@@ -180,9 +246,11 @@ assert torch.equal(e.clone().add_(1.0), eight)
 # %%
 # Gradient flows through a view
 # -----------------------------
-# ``w.view(2, 2)`` of a tensor that requires grad is recorded as ``ViewBackward0``:
-# gradient reaches the source, reshaped back. While autograd records, writing in place
-# into this view of a leaf is refused, since it would change the leaf behind its back.
+# **A view of a tensor that requires grad is recorded as ViewBackward0: gradient
+# reaches the source, reshaped back.**
+#
+# While autograd records, writing in place into this view of a leaf is
+# refused, since it would change the leaf behind its back.
 w = torch.zeros(4, device=device, requires_grad=True)
 wv = w.view(2, 2)
 (wv * torch.arange(4.0, device=device).view(2, 2)).sum().backward()
@@ -203,10 +271,11 @@ assert "view of a leaf Variable" in leaf_message
 # %%
 # A picture of it
 # ---------------
-# Each cell holds the number of the storage element the tensor reads there, computed
-# from the live tensors' strides and offsets: ``x`` is the storage itself, the view
-# reads the same twelve elements in the same order, in rows of four, and its
-# transpose reads them column by column.
+# **The view reads the storage's elements in their order, in rows of four; its
+# transpose reads them column by column.**
+#
+# Each cell holds the number of the storage element the tensor reads there,
+# computed from the live tensors' strides and offsets.
 
 
 # Drawing: x as its storage, then x.view(3, 4) and its transpose as grids
@@ -248,10 +317,12 @@ assert storage_index(t).flatten().tolist() == [
 # %%
 # Use it when, use instead
 # ------------------------
-# * Use ``view()`` when you want a new shape **and** a guarantee that nothing is copied:
-#   it raises rather than copy, and writes go to the source.
-# * Use :meth:`~torch.Tensor.reshape` when you only need the shape and either result
-#   will do; never write into its result expecting the source to change.
+# **Use view() when you want a new shape and a guarantee that nothing is
+# copied; use reshape() when either result will do.**
+#
+# * ``view()`` raises rather than copy, and writes go to the source.
+# * Never write into the result of :meth:`~torch.Tensor.reshape` expecting the
+#   source to change.
 # * For an independent copy, use :meth:`~torch.Tensor.clone` (in the graph) or
 #   ``detach().clone()`` (out of it); to repeat data you will write into, use
 #   ``expand(...).clone()``.

@@ -40,6 +40,7 @@ class Sabotage:
         lines = [
             "import warnings",
             "import numpy",
+            "import safetensors.torch",
             "import torch",
             "import torch.nn.functional",
             f"original = {self.targets[0]}",

@@ -102,6 +102,95 @@ SHARE_MEMORY_DOES_NOTHING = Sabotage(
     ("torch.Tensor.share_memory_",),
     "def sabotaged(self):\n    return self",
 )
+VIEW_COPIES_NON_FLOAT = Sabotage(
+    "view() copies tensors that are not floating point",
+    ("torch.Tensor.view",),
+    "def sabotaged(self, *args, **kwargs):\n"
+    "    result = original(self, *args, **kwargs)\n"
+    "    return result if self.is_floating_point() else result.clone()",
+)
+MODULE_TO_KEEPS_BUFFERS = Sabotage(
+    "Module.to() keeps each buffer object, converting it in place",
+    ("torch.nn.Module.to",),
+    "def sabotaged(self, *args, **kwargs):\n"
+    "    held = dict(self.named_buffers())\n"
+    "    result = original(self, *args, **kwargs)\n"
+    "    for name, new in list(self.named_buffers()):\n"
+    "        if held[name] is not new:\n"
+    "            held[name].data = new\n"
+    "            owner, _, attr = name.rpartition('.')\n"
+    "            self.get_submodule(owner)._buffers[attr] = held[name]\n"
+    "    return result",
+)
+EXPAND_WRITE_UNCHECKED = Sabotage(
+    "add_() writes into a tensor that repeats a memory location instead of refusing",
+    ("torch.Tensor.add_",),
+    "def sabotaged(self, other, *, alpha=1):\n"
+    "    if self.numel() and 0 in self.stride():\n"
+    "        return self.fill_(float((self + alpha * other).flatten()[0]))\n"
+    "    return original(self, other, alpha=alpha)",
+)
+OUT_RESIZE_ALWAYS_NEW = Sabotage(
+    "out= of another shape always moves y to new memory",
+    ("torch.add",),
+    "def sabotaged(input, other, *, alpha=1, out=None):\n"
+    "    result = original(input, other, alpha=alpha)\n"
+    "    if out is None:\n"
+    "        return result\n"
+    "    if out.shape != result.shape:\n"
+    "        out.set_(torch.empty_like(result))\n"
+    "    return out.copy_(result)",
+)
+NO_GRAD_VIEWS_KEEP_GRADIENT = Sabotage(
+    "a view taken under no_grad stays in the graph, so gradient reaches its base",
+    ("torch.Tensor.__getitem__",),
+    "def sabotaged(self, index):\n"
+    "    if self.requires_grad and not torch.is_grad_enabled():\n"
+    "        with torch.enable_grad():\n"
+    "            return original(self, index)\n"
+    "    return original(self, index)",
+)
+UNBIND_SELECTS = Sabotage(
+    "unbind() returns separate select() views, so writes into its pieces are allowed",
+    ("torch.Tensor.unbind",),
+    "def sabotaged(self, dim=0):\n"
+    "    return tuple(self.select(dim, i) for i in range(self.size(dim)))",
+)
+RESHAPE_COPIES = Sabotage(
+    "reshape() always copies, even where a view exists",
+    ("torch.Tensor.reshape",),
+    "def sabotaged(self, *shape):\n    return original(self, *shape).clone()",
+)
+NUMPY_COPIES = Sabotage(
+    "numpy() copies, so an array taken before a move owns its memory",
+    ("torch.Tensor.numpy",),
+    "def sabotaged(self, *, force=False):\n"
+    "    return original(self, force=force).copy()",
+)
+SAVE_FILE_RESOLVES_BITS = Sabotage(
+    "safetensors' save_file() resolves the conjugate and negative bits",
+    ("safetensors.torch.save_file",),
+    "def sabotaged(tensors, filename, metadata=None):\n"
+    "    tensors = {k: v.resolve_conj().resolve_neg() for k, v in tensors.items()}\n"
+    "    return original(tensors, filename, metadata)",
+)
+COPY_DROPS_THE_GRAPH = Sabotage(
+    "copy_() writes the values but drops the link to src",
+    ("torch.Tensor.copy_",),
+    "def sabotaged(self, src, non_blocking=False):\n"
+    "    return original(self, src.detach(), non_blocking)",
+)
+FORCED_NUMPY_COPIES = Sabotage(
+    "numpy(force=True) always copies",
+    ("torch.Tensor.numpy",),
+    "def sabotaged(self, *, force=False):\n"
+    "    return original(self, force=force).copy() if force else original(self)",
+)
+CONVERSIONS_OVERWRITE = Sabotage(
+    "Module conversions install new Parameter objects",
+    ("torch.__future__.get_overwrite_module_params_on_conversion",),
+    "def sabotaged():\n    return True",
+)
 #: The behaviour at the heart of each gallery script's lesson, broken.
 GALLERY = {
     "clone.py": CLONE_SHARES,
@@ -116,16 +205,34 @@ GALLERY = {
     "share_memory.py": SHARE_MEMORY_DOES_NOTHING,
     "view.py": VIEW_COPIES,
 }
-#: MyST pages and the behaviour each one's argument rests on.
-PAGES = {
-    "mental-model.md": CLONE_SHARES,
-    "views.md": VIEW_COPIES,
-    "numpy.md": FROM_NUMPY_COPIES,
-    "saving.md": SAVE_CLONES,
-    "modules.md": MODULE_TO_COPIES,
-    "processes.md": SHARE_MEMORY_DOES_NOTHING,
-    "indexed-writes.md": INDEX_PUT_OVERWRITES,
-}
+#: More behaviours a gallery script's rules rest on, broken one at a time.
+GALLERY_RULES = [
+    ("view.py", VIEW_COPIES_NON_FLOAT),
+    ("module_to.py", MODULE_TO_KEEPS_BUFFERS),
+    ("copy_.py", COPY_DROPS_THE_GRAPH),
+    ("from_numpy.py", FORCED_NUMPY_COPIES),
+]
+#: MyST pages and the behaviours their rules rest on: each sabotage fails its page.
+PAGES = [
+    ("mental-model.md", CLONE_SHARES),
+    ("mental-model.md", OUT_RESIZE_ALWAYS_NEW),
+    ("views.md", VIEW_COPIES),
+    ("views.md", EXPAND_WRITE_UNCHECKED),
+    ("autograd.md", NO_GRAD_VIEWS_KEEP_GRADIENT),
+    ("numpy.md", FROM_NUMPY_COPIES),
+    ("inplace-memory.md", UNBIND_SELECTS),
+    ("indexed-writes.md", INDEX_PUT_OVERWRITES),
+    ("indexed-writes.md", UNBIND_SELECTS),
+    ("saving.md", SAVE_CLONES),
+    ("saving.md", SAVE_FILE_RESOLVES_BITS),
+    ("modules.md", MODULE_TO_COPIES),
+    ("modules.md", CONVERSIONS_OVERWRITE),
+    ("processes.md", SHARE_MEMORY_DOES_NOTHING),
+    ("processes.md", NUMPY_COPIES),
+    ("errors.md", UNBIND_SELECTS),
+    ("errors.md", RESHAPE_COPIES),
+    ("decision-guide.md", UNBIND_SELECTS),
+]
 #: Sabotages the semantics probe must notice: the operation and the fact that changes.
 PROBED = {
     "clone": (CLONE_SHARES, "clone", "shares_storage"),
@@ -147,8 +254,8 @@ def test_every_gallery_script_has_a_sabotage() -> None:
 
 @pytest.mark.parametrize(
     ("script", "sabotage"),
-    GALLERY.items(),
-    ids=[f"{name}: {s.breaks}" for name, s in GALLERY.items()],
+    [*GALLERY.items(), *GALLERY_RULES],
+    ids=[f"{name}: {s.breaks}" for name, s in [*GALLERY.items(), *GALLERY_RULES]],
 )
 def test_gallery_script_fails_when_its_behaviour_changes(
     script: str, sabotage: Sabotage, tmp_path: Path, torch_device: str
@@ -172,8 +279,8 @@ def test_gallery_script_passes_the_sabotage_harness_unchanged(
 
 @pytest.mark.parametrize(
     ("page", "sabotage"),
-    PAGES.items(),
-    ids=[f"{name}: {s.breaks}" for name, s in PAGES.items()],
+    PAGES,
+    ids=[f"{name}: {s.breaks}" for name, s in PAGES],
 )
 def test_page_fails_when_its_behaviour_changes(
     page: str, sabotage: Sabotage, tmp_path: Path, torch_device: str
