@@ -46,6 +46,9 @@ def shares_memory(a: torch.Tensor, b: torch.Tensor) -> bool:
 def layout_cases(device: torch.device) -> dict[tuple[str, str], torch.Tensor]:
     """Every (dtype kind, layout) pair: a tensor over new memory holding 1..6, arranged.
 
+    Each case is a view of six new elements, so even the empty and 0-d cases lie in a
+    storage that holds bytes: ``shares_memory`` tells whether a result uses that memory.
+
     The conjugate and negative bits are flags that ``conj()`` and ``.imag`` of its
     result set on a view, so they are set last, on the arranged tensor: the neg-bit
     case is the imaginary part of a complex one, the same layout at twice the stride.
