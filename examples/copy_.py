@@ -2,9 +2,9 @@
 ``Tensor.copy_(src)``: new values, same memory
 ==============================================
 
-**If src requires grad, dst.copy_(src) is recorded and gradient reaches src.
-The values land in the memory dst already owns, converted to its dtype and
-broadcast to its shape.**
+**In grad mode, dst.copy_(src) passes gradient to src when src requires grad
+and dst is a floating-point or complex tensor that accepts the write. The
+values land in dst's own memory, converted and broadcast.**
 """
 
 # Setup: the device (TORCH_DEVICE, else CUDA if present, else the CPU), the
@@ -423,8 +423,8 @@ assert torch.equal(r.grad, 2 * new)
 # still be running when copy_ returns. You must synchronise, on the stream or
 # an event, before the CPU reads a device-to-host result.**
 #
-# The documentation of ``copy_`` says such a copy "may occur asynchronously
-# with respect to the host". Work queued later on the same
+# The documentation of ``copy_`` says such a copy ``may occur asynchronously
+# with respect to the host``. Work queued later on the same
 # :func:`current <torch.cuda.current_stream>` stream sees the data; the CPU
 # does not wait for it. Here an event marks the end of the copy back.
 if device.type == "cuda":

@@ -256,8 +256,8 @@ assert refused, "a float64 model should refuse a float32 batch"
 assert model(batch).dtype == torch.float64
 
 # %%
-# The same holds for devices: after ``host.to("cuda")`` the module has moved,
-# the tensor ``host`` has not.
+# The same holds for devices: after ``host_model.to("cuda")`` the module has
+# moved, while ``host.to("cuda")`` left the tensor ``host`` where it was.
 if device.type == "cuda":
     host_model, host = nn.BatchNorm1d(3), torch.ones(4, 3)
     host_weight, host_mean = host_model.weight, host_model.running_mean

@@ -115,7 +115,9 @@ assert base.new_tensor(arr, device="cpu").device == torch.device("cpu")
 
 # %%
 # **The data is always copied, even when nothing needs converting, whatever its
-# dtype and layout.** A later write into the array does not reach the result.
+# dtype and layout.**
+#
+# A later write into the array does not reach the result.
 # :func:`torch.as_tensor` shares the array's memory when it can: on a CPU run the write
 # shows through it, while a CUDA run needs a copy on the GPU and keeps the old value.
 same = np.array([0.25, 0.5, 0.75], dtype=np.float32)  # already base's dtype
