@@ -117,9 +117,9 @@ def error_from(action) -> str:
 # %%
 # The destination keeps its memory, dtype and shape
 # -------------------------------------------------
-# **copy_ returns dst itself, in the memory it had, now holding src's values
-# broadcast to its shape and converted to its dtype. A dst that maps two
-# positions to one memory location refuses the write.**
+# **copy_ returns dst itself, in its memory, holding src's values broadcast to
+# its shape and converted to its dtype. An expanded dst, with stride 0 over a
+# dimension longer than 1, refuses the write.**
 #
 # A ``float64`` row copied into a 2-by-3 ``int32`` tensor is broadcast to every
 # row and converted as :meth:`~torch.Tensor.to` converts: toward zero, for
@@ -224,6 +224,30 @@ print(f"src shares memory with dst: {shares_memory(src, dst)}")
 # Checks: the larger source is refused; the write stayed in src
 assert "broadcast shape" in message
 assert not shares_memory(src, dst) and dst[0, 0].item() != src[0].item()
+
+# %%
+# The refusal looks only for a stride of 0 over a dimension longer than 1.
+# Strides that overlap otherwise go undetected: below, positions ``[0, 1]``
+# and ``[1, 0]`` of ``overlap`` are one element of ``b``. The copy runs without
+# an error, and what lands there is undefined.
+b = torch.zeros(5, device=device)
+overlap = b.as_strided((2, 2), (1, 1))
+print(f"overlap shares memory with b: {shares_memory(overlap, b)}")
+values = torch.tensor([[1.0, 2.0], [3.0, 4.0]], device=device)
+message = error_from(lambda: overlap.copy_(values))
+print(f"error: {message!r}; b after the copy: {b.tolist()}")
+
+# %%
+
+# Checks: no error; the write reached b; the positions that alias nothing
+# hold their value, and b[1] holds one of the two written there
+assert message == "" and shares_memory(overlap, b)
+assert b[0].item() == 1.0 and b[2].item() == 4.0 and not b[3:].any()
+assert b[1].item() in (2.0, 3.0)
+# Checks: a stride of 0 over a dimension of size 1 repeats nothing: accepted
+column = torch.zeros(3, device=device).as_strided((3, 1), (1, 0))
+assert error_from(lambda: column.copy_(torch.ones(3, 1, device=device))) == ""
+assert column._base.tolist() == [1.0] * 3
 
 # %%
 # Gradient flows to ``src``

@@ -154,8 +154,9 @@ print(
 # %%
 # A write through ``d`` is a write into ``w``. Autograd allows it, because
 # ``d`` does not require grad, yet ``w`` is a leaf that does. Both tensors
-# share one version counter, except inference tensors, which have no version
-# counter: the ``mul_`` through ``d`` bumps it for ``w`` as well.
+# share one version counter: the ``mul_`` through ``d`` bumps it for ``w`` as
+# well. An inference source has no version counter; its alias detached outside
+# ``inference_mode`` gets a counter of its own.
 before = w.detach().clone()
 d.mul_(10)
 print(f"w = {w}")
@@ -178,6 +179,21 @@ for state, source in state_cases(lambda: torch.ones(3, device=device)).items():
         else:
             message = "an inference tensor with a version counter"
         assert "do not track version counter" in message
+        # its alias, detached outside inference_mode, is an inference tensor
+        # too, yet it counts versions: a counter of its own, not one shared
+        assert alias.is_inference() and alias._version == 1, state
+        alias.mul_(2.0)
+        assert alias._version == 2 and shares_memory(alias, source)
+        assert torch.equal(source, torch.full_like(source, 4.0))
+        with torch.inference_mode():  # detached inside: no counter at all
+            inner = source.detach()
+        try:
+            inner._version
+        except RuntimeError as error:
+            message = str(error)
+        else:
+            message = "a counter inside inference_mode"
+        assert "do not track version counter" in message
     else:
         assert source._version == alias._version == 1, state
 
@@ -197,7 +213,8 @@ assert torch.equal(d, before * 10 + 0.5) and d._version == 2
 # Writing into a detached alias breaks backward
 # ---------------------------------------------
 # **A write through a detached alias bumps the version counter it shares with
-# its source, so a backward pass that saved the source refuses to run.**
+# its source, so a backward pass that saved the source refuses to run, unless
+# a saved-tensor hook packed it.**
 v = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
 loss = (v * v).sum()  # saves v for its backward pass
 v.detach().mul_(10)
@@ -214,6 +231,36 @@ print(f"v.grad = {v.grad}")
 
 # Checks: backward refused, and no gradient arrived
 assert "modified by an inplace operation" in message and v.grad is None
+
+# %%
+# Under :class:`torch.autograd.graph.saved_tensors_hooks`, autograd keeps what
+# the pack hook returns and compares no versions. Backward then runs on what
+# the unpack hook gives back: with hooks that pass the tensor through, the
+# same write yields a wrong gradient and no error.
+hooks = torch.autograd.graph.saved_tensors_hooks
+v = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
+with hooks(lambda t: t, lambda t: t):  # pack, unpack: the tensor as it is
+    loss = (v * v).sum()  # saves v, through the hooks
+v.detach().mul_(10)
+loss.backward()  # no error
+print(f"v.grad = {v.grad}, correct: {2 * v.detach() / 10}")
+
+# %%
+
+# Checks: no refusal under hooks; the gradient read the written values
+assert torch.equal(v.grad, 2 * v.detach())  # 20 * v where 2 * v was right
+for pack in (lambda t: t, torch.clone):  # a clone packed keeps the old values
+    v = torch.tensor([1.0, 2.0, 3.0], device=device, requires_grad=True)
+    with hooks(pack, lambda t: t):
+        y = v.exp()  # saves its output, through the hooks
+    alias = y.detach()
+    alias.mul_(0.0)  # a write into y ...
+    assert shares_memory(alias, y) and not y.any()  # ... that reached it
+    y.sum().backward()  # runs, whatever the pack hook returned
+    if pack is torch.clone:  # the right gradient, from the packed copy
+        assert torch.allclose(v.grad, v.detach().exp())
+    else:  # a wrong one, from the written values
+        assert torch.equal(v.grad, torch.zeros(3, device=device))
 
 # %%
 # ``.data`` fails silently instead

@@ -192,10 +192,25 @@ assert leaf.grad.tolist() != (2 * torch.ones(3)).tolist()
 # %%
 # Which constructors copy
 # -----------------------
-# **torch.tensor always copies. torch.as_tensor shares when it can keep the
-# array's dtype and device, and copies otherwise.**
+# **Of the arrays they accept, torch.tensor copies all, and torch.as_tensor
+# shares those whose dtype and device it keeps, copying the rest. Both refuse
+# arrays a tensor cannot describe, such as reversed or byte-swapped ones.**
 #
-# Below, asking for another dtype or for a GPU makes a copy.
+# Below, asking for another dtype or for a GPU makes a copy. A refused array
+# must be copied with NumPy first:
+#
+# .. list-table:: arrays that ``torch.tensor``, ``as_tensor``, ``from_numpy`` refuse
+#    :header-rows: 1
+#
+#    * - array
+#      - error
+#      - copy it first with
+#    * - negative strides, ``arr[::-1]``
+#      - ``ValueError``
+#      - ``arr[::-1].copy()``
+#    * - non-native byte order, ``dtype=">f4"``
+#      - ``ValueError``
+#      - ``arr.astype("=f4")``
 copies = {
     "from_numpy(a)": torch.from_numpy(a),
     "as_tensor(a)": torch.as_tensor(a),
@@ -217,6 +232,29 @@ shares = {
 }
 expected = [True, True, False, False, device.type == "cpu"]
 assert list(shares.values()) == expected
+# Checks: a reversed and a byte-swapped array are refused by every
+# constructor; their NumPy copies are accepted, and torch.tensor's result is
+# independent of them
+numbers = np.arange(3.0, dtype=np.float32)
+refused = {
+    "negative": (numbers[::-1], numbers[::-1].copy()),
+    "byte order": (numbers.astype(">f4"), numbers.astype(">f4").astype("=f4")),
+}
+constructors = (torch.tensor, torch.as_tensor, torch.from_numpy)
+for want, (array, fixed) in refused.items():
+    for make in constructors:
+        try:
+            make(array)
+        except ValueError as error:
+            refusal = str(error)
+        else:
+            refusal = ""
+        assert want in refusal, (want, make.__name__)
+    independent = torch.tensor(fixed)
+    assert shares_memory(torch.as_tensor(fixed), torch.from_numpy(fixed))
+    assert not shares_memory(independent, torch.from_numpy(fixed))
+    fixed[0] = 9.0
+    assert independent.tolist() == array.tolist() != fixed.tolist(), want
 
 # %%
 # ``numpy()`` and autograd
@@ -367,7 +405,9 @@ plt.show()
 #
 # * Use :func:`torch.from_numpy` and :meth:`~torch.Tensor.numpy` to hand data between
 #   the libraries without copying, when both sides may see each other's writes.
-# * For an independent tensor use :func:`torch.tensor`; for an independent array add
-#   ``.copy()``: on the CPU, ``t.detach().cpu().numpy()`` still shares ``t``'s memory.
+# * For an independent tensor use :func:`torch.tensor`, which copies every array it
+#   accepts; for an independent array add ``.copy()``: on the CPU,
+#   ``t.detach().cpu().numpy()`` still shares ``t``'s memory.
 # * For ``arr[::-1]``, copy the array first (``arr[::-1].copy()``), or flip the tensor
-#   with :func:`torch.flip`, which copies too.
+#   with :func:`torch.flip`, which copies too. Convert a byte-swapped array first,
+#   with ``arr.astype("=f4")`` for ``">f4"``.

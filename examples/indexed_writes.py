@@ -2,14 +2,16 @@
 Indexed writes: ``x[idx] += v`` versus ``index_put_(accumulate=True)``
 ======================================================================
 
-**Where an index lists a position several times, only accumulate=True and
-index_add_ add there once per listing.**
+**Where an index lists a position several times, the accumulating operations
+add there once per listing; plain assignment and += through x[idx] do not.**
 
-* ``x.index_put_((idx,), v, accumulate=True)`` and ``x.index_add_(0, idx, v)``
-  add ``v`` once per listing.
-* ``x[idx] += v`` adds ``v`` once per position (on the CPU; documented as
-  undefined).
-* ``x[idx].add_(v)`` changes nothing in ``x``.
+* The accumulating operations, in place or not, add ``v`` once per listing:
+  ``index_put_`` and ``put_`` with ``accumulate=True``, ``index_add_``,
+  ``scatter_add_``, and ``scatter_reduce_`` with ``"sum"``.
+* ``x[idx] += v``: at a repeated position one listing's value lands (on the
+  CPU; documented as undefined).
+* ``x[idx].add_(v)`` changes nothing in ``x`` when ``idx`` is a list, a mask
+  or an integer tensor of one or more dimensions.
 """
 
 # Setup: the device, a test of shared memory, and the grid of tensors
@@ -107,7 +109,8 @@ assert counts.tolist() == [3.0, 0.0, 1.0, 2.0, 0.0]
 # dimensions copies into new memory. An in-place method on the result changes
 # that copy; x stays as it was.**
 #
-# A slice, by contrast, is a view, and the same method writes into ``x``.
+# A slice, by contrast, is a view, and the same method writes into ``x``; so
+# is ``x[i]`` for a 0-d integer tensor ``i``, as for a Python integer.
 x = torch.zeros(5, device=device)
 picked = x[idx]
 print(f"x[idx] shares memory with x: {shares_memory(picked, x)}")
@@ -144,6 +147,12 @@ for case, c in layout_cases(device).items():
         assert not shares_memory(c[index], c), (case, kind)
         c[index].add_(c.new_ones(()))
         assert torch.equal(c, before), (case, kind)
+# Checks: a 0-d integer tensor index picks a view, and add_ writes into x
+y = torch.zeros(5, device=device)
+one = torch.tensor(1, device=device)
+assert one.dim() == 0 and shares_memory(y[one], y) and y[one]._base is y
+y[one].add_(1.0)
+assert y.tolist() == [0.0, 1.0, 0.0, 0.0, 0.0]
 
 
 # %%
@@ -210,6 +219,13 @@ if device.type == "cpu":
         numbers = torch.zeros(5, dtype=dtype)
         numbers[idx] += 1
         assert torch.equal(numbers, (counts > 0).to(dtype)), dtype
+    # with one value per listing, one listing's value lands at a repeated
+    # position (which one is undefined): not the sum, not v once per position
+    per_listing = torch.arange(1.0, 7.0)
+    z = torch.zeros(5)
+    z[idx] += per_listing
+    assert z[1].item() == z[4].item() == 0.0 and z[2].item() == 4.0
+    assert z[0].item() in (1.0, 2.0, 3.0) and z[3].item() in (5.0, 6.0)
 else:
     print("CUDA: the result at repeated positions is undefined: not checked")
 
@@ -218,6 +234,10 @@ else:
 # --------------------------------------------------------------------------
 # **Both add into x itself, once for every entry of the index, on every
 # device: each position gains v as many times as it is listed.**
+#
+# The other accumulating operations count the same way: ``put_`` with
+# ``accumulate=True``, ``scatter_add_``, ``scatter_reduce_`` with ``"sum"``,
+# and the out-of-place forms such as ``index_put`` and ``index_add``.
 accumulated = torch.zeros(5, device=device)
 returned_put = accumulated.index_put_((idx,), ones, accumulate=True)
 added = torch.zeros(5, device=device)
@@ -239,6 +259,21 @@ for dtype in (torch.float64, torch.int64, torch.complex64):  # the same
     add = torch.zeros(5, dtype=dtype, device=device).index_add_(0, idx, values)
     assert torch.equal(put, counts.to(dtype)), dtype
     assert torch.equal(add, counts.to(dtype)), dtype
+# Checks: the other accumulating operations, in place and not, count too
+zeros = torch.zeros(5, device=device)
+accumulating = {
+    "index_put": zeros.index_put((idx,), ones, accumulate=True),
+    "index_add": zeros.index_add(0, idx, ones),
+    "scatter_add_": zeros.clone().scatter_add_(0, idx, ones),
+    "scatter_add": zeros.scatter_add(0, idx, ones),
+    "put_": zeros.clone().put_(idx, ones, accumulate=True),
+    "put": zeros.put(idx, ones, accumulate=True),
+    "scatter_reduce_": zeros.clone().scatter_reduce_(0, idx, ones, "sum"),
+    "scatter_reduce": zeros.scatter_reduce(0, idx, ones, "sum"),
+}
+for name, result in accumulating.items():
+    assert torch.equal(result, counts), name
+assert not zeros.any()  # the out-of-place forms left their input alone
 
 # %%
 # Side by side

@@ -255,7 +255,8 @@ for a, b in zip(
 # When in-place is wrong
 # ----------------------
 # **A ReLU in place on a tensor that autograd saved for backward bumps its
-# version counter, and backward refuses the changed value.**
+# version counter. Backward refuses the changed value, except under
+# saved-tensor hooks, which skip that check.**
 #
 # :func:`torch.sigmoid`, :func:`torch.tanh` and :func:`torch.exp` save their
 # *output* (sigmoid's gradient is ``s * (1 - s)``).
@@ -279,6 +280,37 @@ assert torch.allclose(torch.autograd.grad(s.sum(), w)[0], s * (1 - s))
 for fn, (version, message) in outcomes.items():
     assert "_saved_result" in dir(fn(w).grad_fn)  # it saves its output
     assert version == 1 and "modified by an inplace operation" in message
+
+# %%
+# Under :class:`torch.autograd.graph.saved_tensors_hooks` autograd keeps what
+# the pack hook returns and compares no versions: backward runs on the
+# rewritten output. After these elementwise functions the gradient still comes
+# out right, because ReLU passes no gradient where it changed a value.
+hooks = torch.autograd.graph.saved_tensors_hooks
+unpacked = []
+
+
+def unpack(t):
+    unpacked.append(t.clone())  # what backward reads
+    return t
+
+
+v = torch.tensor([-1.0, -0.5, 0.5, 1.0], device=device, requires_grad=True)
+right = torch.autograd.grad(torch.tanh(v).relu().sum(), v)[0]
+with hooks(lambda t: t, unpack):  # pack: the tensor as it is
+    s = torch.tanh(v)  # saves its output, through the hooks
+F.relu_(s)  # the negative values of s become 0
+hooked_grad = torch.autograd.grad(s.sum(), v)[0]  # no error
+print(f"version {s._version}; backward read {unpacked[0]}")
+print(f"gradient {hooked_grad}\ncorrect  {right}")
+
+# %%
+
+# Checks: no refusal under hooks; backward read the rewritten values
+assert s._version == 1 and len(unpacked) == 1
+assert torch.equal(unpacked[0], torch.tanh(v).relu())  # not tanh(v)
+assert not torch.equal(unpacked[0], torch.tanh(v))
+assert torch.allclose(hooked_grad, right) and hooked_grad.any()
 
 # %%
 # The pictures

@@ -2,9 +2,9 @@
 ``Module.to`` versus ``Tensor.to``: in place or new
 ===================================================
 
-**Module.to converts a module where it stands and returns that module. Tensor.to
-leaves its tensor alone and returns a new one whenever the dtype or device
-changes, the tensor itself otherwise.**
+**Module.to converts a module in place and returns it. Tensor.to returns its
+tensor itself when copy=False and the dtype, device and memory format asked for
+are its own, otherwise a new one.**
 """
 
 # Setup: the device, a test of shared memory, and the grid of tensor kinds
@@ -110,9 +110,9 @@ for name, param in model.named_parameters():  # the weight and the bias
 # %%
 # Buffers are replaced, and complex parameters lose their imaginary part
 # ----------------------------------------------------------------------
-# **Each buffer is replaced by what Tensor.to returns for it: a new tensor when
-# the conversion changes it. A complex parameter cast to a real dtype keeps its
-# object but drops its imaginary part.**
+# **Module.to passes a dtype only to floating-point and complex tensors, and
+# replaces each buffer with what Tensor.to returns. A complex parameter cast to
+# a real dtype keeps its object, minus its imaginary part.**
 #
 # A reference held to ``bn.running_mean`` goes stale: re-read buffers from the
 # module after converting it. The cast warns about the imaginary part.
@@ -135,9 +135,13 @@ for name, param in model.named_parameters():  # the weight and the bias
 #    * - int64 buffer (``bn.num_batches_tracked``)
 #      - int64, untouched
 #      - yes
+#    * - bool buffer (``mask``)
+#      - bool, untouched
+#      - yes
 holder = nn.Module()
 holder.bn = nn.BatchNorm1d(3)
 holder.phase = nn.Parameter(torch.full((2,), 1 + 2j))
+holder.register_buffer("mask", torch.tensor([True, False]))
 holder.to(device)
 before = holder.state_dict(keep_vars=True)
 running_mean = holder.bn.running_mean
@@ -160,6 +164,7 @@ rows = {  # name: (dtype after, same object)
     "phase": (torch.float64, True),
     "bn.running_mean": (torch.float64, False),
     "bn.num_batches_tracked": (torch.int64, True),
+    "mask": (torch.bool, True),
 }
 measured = {
     name: (after[name].dtype, after[name] is before[name]) for name in rows
@@ -169,6 +174,13 @@ for name, tensor in after.items():  # every tensor, by the rule of Tensor.to
     changed = before[name].is_floating_point() or before[name].is_complex()
     is_buffer = name in dict(holder.named_buffers())
     assert (tensor is before[name]) == (not (is_buffer and changed)), name
+for name in ("bn.num_batches_tracked", "mask"):  # Tensor.to with the dtype
+    asked = before[name].to(torch.float64)  # would have made a new tensor,
+    assert asked is not before[name] and asked.dtype == torch.float64, name
+    assert after[name] is before[name], name  # but Module.to passed no dtype
+    held = after[name].detach()  # still the module's memory: a write shows
+    held.zero_()
+    assert shares_memory(held, after[name]) and not after[name].any(), name
 assert running_mean.dtype == torch.float32
 assert holder.phase.tolist() == [1.0, 1.0]
 assert [
@@ -189,9 +201,9 @@ assert model.weight.dtype == torch.float64
 # %%
 # ``Tensor.to`` returns a new tensor when the dtype or device changes
 # -------------------------------------------------------------------
-# **Tensor.to never changes its tensor. Asked for another dtype, it returns a new
-# tensor in new memory; asked for the dtype and device it has, the tensor
-# itself.**
+# **Tensor.to never changes its tensor. It returns the tensor itself when the
+# dtype, device and memory format asked for are those it has and copy=False;
+# otherwise a new tensor in new memory.**
 #
 # A write through ``t.to(t.dtype)`` is therefore a write into ``t``. Pass
 # ``copy=True``, or call ``clone()``, to get a copy all the same.
@@ -228,6 +240,36 @@ for case, c in layout_cases(device).items():
     assert c.to(c.dtype) is c and c.to(device) is c, case
     assert converted is not c and not shares_memory(converted, c), case
     assert c.dtype != wider and torch.equal(c, before_values), case
+
+# %%
+# A tensor's memory format is the one PyTorch reads from its strides:
+# channels-last where they are channels-last, contiguous otherwise. So
+# asking a contiguous 4-D tensor for channels-last copies it, while asking a
+# transposed matrix for the contiguous format returns it, not contiguous.
+image = torch.randn(1, 3, 4, 4, device=device)
+last = image.to(memory_format=torch.channels_last)
+print(
+    f"to(channels_last) is image: {last is image}, "
+    f"shares memory: {shares_memory(last, image)}"
+)
+flipped = torch.arange(6.0, device=device).view(2, 3).t()
+kept = flipped.to(memory_format=torch.contiguous_format)
+print(
+    f"transposed .to(contiguous_format) is itself: {kept is flipped}, "
+    f"contiguous: {kept.is_contiguous()}"
+)
+
+# %%
+
+# Checks: a new memory format copies; the one PyTorch reads does not
+assert last is not image and not shares_memory(last, image)
+last[0, 0, 0, 0] = 100.0  # a write into the copy misses image
+assert image[0, 0, 0, 0].item() != 100.0
+assert last.is_contiguous(memory_format=torch.channels_last)
+assert last.to(memory_format=torch.channels_last) is last
+assert image.to(memory_format=torch.contiguous_format) is image
+assert kept is flipped and not kept.is_contiguous()
+assert image.to(memory_format=torch.preserve_format) is image
 
 # %%
 # The forgotten reassignment

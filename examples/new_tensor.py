@@ -2,9 +2,9 @@
 ``Tensor.new_tensor(data)``: always a copy, typed like its caller
 =================================================================
 
-**base.new_tensor(data) always copies data into new memory, a leaf outside
-the graph. Its dtype and device are base's, unless dtype= or device= says
-otherwise.**
+**base.new_tensor(data) never shares: it copies data into new memory, a leaf
+outside the graph. Its dtype and device are base's, unless dtype= or device=
+says otherwise.**
 """
 
 # Setup: the device (TORCH_DEVICE, else CUDA if present, else the CPU), the
@@ -85,14 +85,25 @@ def layout_cases(device: torch.device) -> dict[tuple[str, str], torch.Tensor]:
 # The caller decides dtype and device
 # -----------------------------------
 # **The result takes base's dtype and device, whatever the data's; dtype= and
-# device= override them. torch.tensor(data) instead infers the dtype from the
-# data and uses the default device.**
+# device= override them. A base with the conj or neg bit is the exception: it
+# raises.**
 #
 # ``base`` stands for a tensor of your model: ``float32`` on the run's device. Python
 # integers and a float64 array handed to ``base.new_tensor`` both land there as
-# ``float32``. :func:`torch.tensor` infers the type from the data and puts it on the
-# default device, the CPU unless :func:`torch.set_default_device` changed it (a CUDA
-# run prints the difference). ``dtype=`` overrides the caller.
+# ``float32``. :func:`torch.tensor` infers the type from the data. It puts Python and
+# NumPy data on the default device, the CPU unless :func:`torch.set_default_device`
+# changed it (a CUDA run prints the difference), and keeps a tensor on its own device.
+# ``dtype=`` overrides the caller.
+#
+# .. list-table:: a base with the conj or neg bit
+#    :header-rows: 1
+#
+#    * - call
+#      - outcome
+#    * - ``base.new_tensor(data)``, with or without ``dtype=`` and ``device=``
+#      - ``RuntimeError``
+#    * - ``new_zeros``, ``new_ones``, ``new_empty``, ``new_full``
+#      - a tensor of base's dtype and device, without the bit
 base = torch.zeros(2, device=device)
 arr = np.array([0.25, 0.5, 0.75])  # float64, NumPy's default
 made = []
@@ -112,12 +123,45 @@ for (a, b), inferred in zip(made, (torch.int64, torch.float64), strict=True):
     assert b.dtype == inferred and b.device == torch.get_default_device()
 assert typed.dtype == torch.float64
 assert base.new_tensor(arr, device="cpu").device == torch.device("cpu")
+# Checks: torch.tensor keeps a tensor's device, even one that is not the
+# default; new_tensor takes base's instead
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # the warning for tensor data: see below
+    on_meta = torch.empty(2, device="meta")
+    assert torch.get_default_device() != on_meta.device
+    assert torch.tensor(on_meta).device == on_meta.device
+    assert base.new_tensor(torch.zeros(2)).device == base.device
+# Checks: a base with the conj or neg bit: new_tensor raises, whatever
+# dtype= and device= say; the other new_* methods work, without the bit
+complex_base = torch.zeros(2, dtype=torch.complex64, device=device)
+for flagged in (complex_base.conj(), complex_base.conj().imag):
+    assert flagged.is_conj() or flagged.is_neg()
+    cpu64 = {"dtype": torch.float64, "device": "cpu"}
+    for options in ({}, {"device": "cpu"}, {"dtype": torch.float64}, cpu64):
+        try:
+            flagged.new_tensor([1.0], **options)
+        except RuntimeError as error:
+            refusal = str(error)
+        else:
+            refusal = ""
+        assert "doesn't correspond to a device" in refusal, options
+    made_by = {
+        "new_zeros": flagged.new_zeros(3),
+        "new_ones": flagged.new_ones(3),
+        "new_empty": flagged.new_empty(3),
+        "new_full": flagged.new_full((3,), 2.0),
+    }
+    for name, result in made_by.items():
+        assert (result.dtype, result.device) == (flagged.dtype, flagged.device)
+        assert not (result.is_conj() or result.is_neg()), name
 
 # %%
-# **The data is always copied, even when nothing needs converting, whatever its
-# dtype and layout.**
+# **new_tensor copies all the data it accepts, even when nothing needs
+# converting. Arrays a tensor cannot describe, such as reversed or byte-swapped
+# ones, are refused: copy them with NumPy first.**
 #
-# A later write into the array does not reach the result.
+# A later write into the array does not reach the result. For a refused array,
+# ``arr.copy()`` or ``arr.astype("=f4")`` makes one that it accepts.
 # :func:`torch.as_tensor` shares the array's memory when it can: on a CPU run the write
 # shows through it, while a CUDA run needs a copy on the GPU and keeps the old value.
 same = np.array([0.25, 0.5, 0.75], dtype=np.float32)  # already base's dtype
@@ -153,6 +197,26 @@ with warnings.catch_warnings():
         else:
             refusal = ""
         assert "doesn't correspond to a device" in refusal
+# Checks: reversed and byte-swapped arrays raise ValueError; copied with NumPy
+# first, they are accepted, and the result is independent of them
+numbers = np.arange(3, dtype=np.float32)
+refused = {
+    "negative": (numbers[::-1], numbers[::-1].copy()),
+    "byte order": (numbers.astype(">f4"), numbers.astype(">f4").astype("=f4")),
+}
+for want, (array, fixed) in refused.items():
+    try:
+        base.new_tensor(array)
+    except ValueError as error:
+        refusal = str(error)
+    else:
+        refusal = ""
+    assert want in refusal, want
+    fixed_copy = base.new_tensor(fixed)
+    assert fixed_copy.tolist() == array.tolist()
+    assert not shares_memory(fixed_copy, torch.from_numpy(fixed))
+    fixed[0] = 9.0
+    assert fixed_copy[0].item() != 9.0, want
 
 # %%
 # Passing a tensor: a copy, a leaf, and a warning

@@ -3,16 +3,19 @@
 ================================================
 
 **torch.save writes the whole storage beneath a tensor, however few elements
-it shows: save clone() of a small slice to write only the slice.**
+it shows. A clone holds just the elements shown: save it when they are fewer
+than the storage holds.**
 
 Every file goes into a temporary folder, removed at the end.
 """
 
 # Setup: the device, a temporary folder, a memory test, the grid, save()
+import io
 import os
 import tempfile
 
 import matplotlib.pyplot as plt
+import numpy as np
 import torch
 
 device = torch.device(
@@ -136,6 +139,15 @@ for case, c in layout_cases(device).items():  # every dtype kind and layout
     nbytes = c.untyped_storage().nbytes()
     assert back.untyped_storage().nbytes() == nbytes, case
     assert os.path.getsize(path) >= nbytes and torch.equal(back, c), case
+    shown_bytes = c.numel() * c.element_size()  # a clone holds just these
+    assert c.clone().untyped_storage().nbytes() == shown_bytes, case
+# An expanded view shows more elements than its storage holds: its clone,
+# and the clone's file, are far larger than the view's
+wide = torch.zeros(1000, device=device).expand(1000, 1000)
+wide_file = os.path.getsize(save(wide, "wide.pt"))
+wide_clone_file = os.path.getsize(save(wide.clone(), "wide_clone.pt"))
+assert wide.untyped_storage().nbytes() == 4000 and wide_file < 100_000
+assert wide_clone_file > 4_000_000 > 40 * wide_file
 
 # %%
 # Fewer elements make no difference: a view of one element, or of none at all,
@@ -184,8 +196,9 @@ assert loaded.untyped_storage().nbytes() == storage_bytes
 # %%
 # Saved together, a view and its base stay one storage
 # ----------------------------------------------------
-# **Tensors saved in one torch.save call that share a storage are written with
-# it once, and come back sharing memory.**
+# **Tensors saved in one torch.save call that share a storage, viewed as one
+# dtype, are written once and come back sharing memory; views of one storage
+# as different dtypes make torch.save raise.**
 #
 # A write into the loaded row shows in the loaded ``x``.
 sizes["(x, x[0])"] = os.path.getsize(save((x, row), "both.pt"))
@@ -202,7 +215,45 @@ assert shares_memory(x_back, row_back)
 assert x_back[0, 0].item() == 7.0
 
 # %%
-# Saved in two calls, they come back as two storages that share nothing.
+# torch.save tells storages apart by their storage object, and refuses one
+# memory seen as two dtypes. Two tensors over one NumPy array share memory,
+# but each has a storage object of its own: they are written twice, and come
+# back sharing nothing.
+y = torch.arange(4.0)
+try:
+    torch.save({"f": y, "i": y.view(torch.int32)}, io.BytesIO())
+except RuntimeError as error:
+    print(f"RuntimeError: {error}")
+array = np.zeros(10_000)  # 80,000 bytes
+a, b = torch.from_numpy(array), torch.from_numpy(array)
+a_back, b_back = torch.load(save((a, b), "numpy.pt"))
+a_back[0] = 7.0
+print(
+    f"before: share memory {shares_memory(a, b)}; after loading: "
+    f"{shares_memory(a_back, b_back)}, b_back[0] = {b_back[0].item()}"
+)
+
+# %%
+
+# Checks: two dtypes refused; one storage object per NumPy tensor, so two
+# storages in the file and none shared after loading
+refusal = ""
+try:
+    torch.save((y, y.view(torch.int32)), io.BytesIO())
+except RuntimeError as error:
+    refusal = str(error)
+assert "view the same data as different types" in refusal
+a[1] = 5.0  # a write through a reaches b: the memory is shared
+assert shares_memory(a, b) and b[1].item() == 5.0
+assert a.untyped_storage()._cdata != b.untyped_storage()._cdata  # two objects
+twice = os.path.getsize(os.path.join(folder.name, "numpy.pt"))
+once = os.path.getsize(save((a, a), "once.pt"))  # one storage object
+assert twice > 2 * array.nbytes > once  # written twice, against once
+assert not shares_memory(a_back, b_back) and b_back[0].item() == 0.0
+
+# %%
+# Saved in two calls, ``x`` and ``x[0]`` come back as two storages that share
+# nothing.
 x_alone = torch.load(os.path.join(folder.name, "x.pt"))
 row_alone = torch.load(os.path.join(folder.name, "row.pt"))
 row_alone[0] = 7.0
@@ -271,7 +322,8 @@ plt.show()
 # as tied weights, in one torch.save call.**
 #
 # * ``torch.save(t.clone(), path)`` writes the slice, not the tensor it came
-#   from.
+#   from. An expanded view is the exception: its clone is larger than its
+#   storage.
 # * ``contiguous()`` is no substitute: a slice of consecutive whole rows, like
 #   ``x[0]``, is contiguous already, and ``contiguous()`` returns it as it is,
 #   whole storage included.

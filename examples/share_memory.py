@@ -216,11 +216,22 @@ assert same_place
 # %%
 # With ``spawn``, sending is enough
 # ---------------------------------
-# **Sending a CPU tensor whose storage holds bytes to a spawn child moves it to
-# shared memory in the parent, without a call to share_memory_(): the child's
-# write comes back.**
+# **Sending a CPU tensor whose storage holds bytes to a spawn child moves that
+# storage into shared memory, as share_memory_() would: the child's write comes
+# back. A non-leaf that requires grad cannot be sent.**
 #
-# ``is_shared()`` turns true on the tensor the parent holds.
+# ``is_shared()`` turns true on the tensor the parent holds. Two cases differ:
+#
+# .. list-table::
+#    :header-rows: 1
+#
+#    * - tensor sent
+#      - what happens
+#    * - a non-leaf that requires grad
+#      - refused in the parent with a ``RuntimeError``
+#    * - from ``torch.from_numpy``
+#      - moved all the same; the array keeps its own buffer, so the child's
+#        write reaches the tensor, not the array
 sent = torch.zeros(4)
 print(f"before: is_shared() {sent.is_shared()}")
 sent_was_shared = sent.is_shared()
@@ -232,6 +243,39 @@ print(f"after:  is_shared() {sent.is_shared()}, values {sent.tolist()}")
 # Checks: moved on the way, and the child's write came back
 assert not sent_was_shared
 assert sent.is_shared() and sent.tolist() == written.tolist()
+
+# %%
+# Both cases, sent to a ``spawn`` child like ``sent``:
+computed = torch.ones(4, requires_grad=True) * 2  # a non-leaf
+try:
+    run_child("spawn", torch.Tensor.copy_, computed, written)
+except RuntimeError as error:
+    print(f"non-leaf: RuntimeError: {error}")
+numpy_array = np.zeros(4)
+over_array = torch.from_numpy(numpy_array)
+run_child("spawn", torch.Tensor.copy_, over_array, written)
+print(
+    f"from_numpy: tensor {over_array.tolist()}, array {numpy_array.tolist()}"
+)
+
+# %%
+
+# Checks: the non-leaf refused in the parent; the NumPy tensor moved, its
+# array left behind; its detach() goes, and the write shows in the non-leaf
+refusal = ""
+try:
+    run_child("spawn", torch.Tensor.copy_, computed, written)
+except RuntimeError as error:
+    refusal = str(error)
+assert "non-leaf tensor which requires_grad" in refusal
+assert not computed.is_shared() and computed.tolist() == [2.0] * 4
+assert over_array.is_shared() and over_array.tolist() == written.tolist()
+assert numpy_array.tolist() == [0.0] * 4  # the child's write missed it
+assert not np.shares_memory(numpy_array, over_array.numpy())
+detached = computed.detach()  # what to send instead: it goes, and moves
+run_child("spawn", torch.Tensor.copy_, detached, written)  # the memory
+assert shares_memory(detached, computed) and computed.is_shared()
+assert computed.tolist() == written.tolist()  # the child's write, in computed
 
 # %%
 # With ``fork``, ``share_memory_()`` makes the difference
@@ -312,7 +356,8 @@ plt.show()
 #
 # * For a model, :meth:`~torch.nn.Module.share_memory` does it to every tensor.
 # * With ``spawn`` a tensor you pass is moved anyway, but the call says what you
-#   mean, and ``is_shared()`` tells you whether PyTorch has moved it.
+#   mean, and ``is_shared()`` tells you whether PyTorch has moved it. Send
+#   ``t.detach()`` of a non-leaf that requires grad.
 # * Take NumPy arrays of a shared tensor after the move, never before it.
 # * CUDA tensors need no move: ``share_memory_()`` leaves them where they are,
 #   and a ``spawn`` child writes into the same GPU memory.

@@ -128,14 +128,17 @@ for case, c in layout_cases(device).items():  # every dtype kind and layout
 # %%
 # It needs strides that fit
 # -------------------------
-# **view() raises when no strides can walk the new shape through the elements
-# in their order. Flattening a transposed, gapped or expanded tensor is
-# refused, whatever its dtype.**
+# **view() works exactly when strides over the existing layout can walk the
+# new shape through the elements in their order; otherwise it raises. The
+# 2-by-3 transposed, gapped and expanded tensors below are refused.**
 #
 # Read row by row, ``v.t()`` jumps around the storage by steps of different
-# sizes; no single stride walks that order, so ``view(-1)`` fails.
+# sizes; no single stride walks that order, so ``view(-1)`` fails. The layout's
+# name does not decide: ``torch.zeros(1, 3).t()``, ``torch.arange(6.0)[::2]``
+# and ``torch.zeros(1).expand(3)`` each read their storage in equal steps, so
+# each flattens to a view.
 #
-# .. list-table:: ``c.view(-1)``, over every dtype kind
+# .. list-table:: ``c.view(-1)`` for the 2-by-3 cases, over every dtype kind
 #    :header-rows: 1
 #
 #    * - layout of ``c``
@@ -168,6 +171,46 @@ for (kind, layout), c in layout_cases(device).items():  # 42 cases
     flat = c.reshape(-1)  # never refuses: a view exactly where view() works
     assert shares_memory(flat, c) == (table[layout] == "view"), (kind, layout)
     assert torch.equal(flat, c.flatten())
+
+
+# Checks: the mechanism, not the layout's name: view(-1) works exactly when
+# the storage positions, read in order, go in equal steps; the counter-examples
+# are transposed, gapped or expanded, yet flatten to views that take writes
+def equal_steps(c: torch.Tensor) -> bool:
+    order = storage_index(c).flatten().tolist()
+    return len({b - a for a, b in itertools.pairwise(order)}) <= 1
+
+
+counter_examples = {
+    "transposed 1 by 3": torch.zeros(1, 3, device=device).t(),
+    "gapped 1-D": torch.arange(6.0, device=device)[::2],
+    "gapped 1 by 6": torch.arange(6.0, device=device).view(1, 6)[:, ::2],
+    "expanded 1-D": torch.zeros(1, device=device).expand(3),
+}
+assert counter_examples["transposed 1 by 3"].stride() == (1, 3)
+for name, c in counter_examples.items():
+    assert equal_steps(c), name
+    flat = c.view(-1)
+    assert shares_memory(flat, c) and flat._base is c._base, name
+    flat[-1] = 50.0
+    assert c.flatten()[-1].item() == 50.0, name
+shapes = [(2, 3), (3, 1), (1, 3), (2, 1, 3), (0, 3), ()]
+strides = [(3, 1), (1, 3), (1, 2), (0, 1), (2, 0), (0, 0), (6, 2), (1, 0)]
+strides += [(3, 3, 1), (1, 6, 2), (0, 5, 1), ()]
+for shape in shapes:  # every stride pattern that fits the shape's rank
+    for stride in strides:
+        if len(stride) != len(shape):
+            continue
+        c = torch.zeros(24, device=device).as_strided(shape, stride)
+        try:
+            c.view(-1)
+        except RuntimeError:
+            viewed = False
+        else:
+            viewed = True
+        assert viewed == equal_steps(c), (shape, stride)
+for case, c in layout_cases(device).items():
+    assert (table[case[1]] == "view") == equal_steps(c), case
 
 # %%
 # :meth:`~torch.Tensor.reshape` never refuses for want of strides: a view when
@@ -249,11 +292,14 @@ assert torch.equal(e.clone().add_(1.0), eight)
 # %%
 # Gradient flows through a view
 # -----------------------------
-# **A view of a tensor that requires grad is recorded as ViewBackward0: gradient
-# reaches the source, reshaped back.**
+# **On a tensor that requires grad, view() to a new shape is recorded as
+# ViewBackward0: gradient reaches the source, reshaped back. view(dtype) is
+# not: like detach(), it gives an alias outside the graph.**
 #
-# While autograd records, writing in place into this view of a leaf is
-# refused, since it would change the leaf behind its back.
+# While autograd records, writing in place into the shape view of a leaf is
+# refused, since it would change the leaf behind its back. A dtype view, even
+# to the leaf's own dtype, does not require grad, and a write through it into
+# the leaf is accepted.
 w = torch.zeros(4, device=device, requires_grad=True)
 wv = w.view(2, 2)
 (wv * torch.arange(4.0, device=device).view(2, 2)).sum().backward()
@@ -262,6 +308,10 @@ print(f"wv.grad_fn is a {recorded_as}, w.grad={w.grad}")
 leaf_message = error_of(lambda: wv.mul_(2.0))
 with torch.no_grad():
     wv.mul_(1.0)  # not recorded: accepted
+same_dtype = w.view(torch.float32)  # a dtype view, to w's own dtype
+print(f"requires_grad={same_dtype.requires_grad}, {same_dtype.grad_fn=}")
+same_dtype.add_(1.0)  # in grad mode, into the leaf's memory: accepted
+print(f"w after same_dtype.add_(1): {w}")
 
 # %%
 
@@ -269,6 +319,16 @@ with torch.no_grad():
 assert recorded_as == "ViewBackward0"
 assert w.grad.tolist() == [0, 1, 2, 3]
 assert "view of a leaf Variable" in leaf_message
+# Checks: a dtype view, to the same dtype or another of the same size, is not
+# recorded and is an alias, as detach() is; the write reached the leaf
+assert torch.is_grad_enabled() and w.is_leaf and w.requires_grad
+assert w.tolist() == [1.0] * 4 and shares_memory(same_dtype, w)
+for alias in (same_dtype, w.view(torch.int32), w.detach()):
+    assert not alias.requires_grad and alias.grad_fn is None
+    assert shares_memory(alias, w) and alias._version == w._version
+as_bits = w.view(torch.int32)
+as_bits.zero_()  # accepted too: every float of w is now 0.0
+assert w.tolist() == [0.0] * 4 and w.requires_grad
 
 
 # %%

@@ -86,3 +86,10 @@ def test_code_tables_and_folded_checks_are_not_prose() -> None:
     )
     problems = long_prose(soup)
     assert len(problems) == 2  # the one paragraph outside: too long, and one sentence
+
+
+@pytest.mark.parametrize("page", NARRATIVE)
+def test_every_chinese_section_keeps_its_answer(page: str) -> None:
+    """A translated answer must stay one bold paragraph, or the box is lost."""
+    problems = unanswered(_built(f"zh_CN/{page}"))
+    assert not problems, f"zh_CN/{page}:\n" + "\n".join(problems)
