@@ -233,7 +233,7 @@ print(f"v.grad = {v.grad}")
 assert "modified by an inplace operation" in message and v.grad is None
 
 # %%
-# Under :class:`torch.autograd.graph.saved_tensors_hooks`, autograd keeps what
+# Under ``torch.autograd.graph.saved_tensors_hooks``, autograd keeps what
 # the pack hook returns and compares no versions. Backward then runs on what
 # the unpack hook gives back: with hooks that pass the tensor through, the
 # same write yields a wrong gradient and no error.

@@ -282,7 +282,7 @@ for fn, (version, message) in outcomes.items():
     assert version == 1 and "modified by an inplace operation" in message
 
 # %%
-# Under :class:`torch.autograd.graph.saved_tensors_hooks` autograd keeps what
+# Under ``torch.autograd.graph.saved_tensors_hooks`` autograd keeps what
 # the pack hook returns and compares no versions: backward runs on the
 # rewritten output. After these elementwise functions the gradient still comes
 # out right, because ReLU passes no gradient where it changed a value.
