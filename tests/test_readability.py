@@ -93,3 +93,18 @@ def test_every_chinese_section_keeps_its_answer(page: str) -> None:
     """A translated answer must stay one bold paragraph, or the box is lost."""
     problems = unanswered(_built(f"zh_CN/{page}"))
     assert not problems, f"zh_CN/{page}:\n" + "\n".join(problems)
+
+
+def test_every_english_page_has_its_chinese_twin() -> None:
+    """A page the Chinese build failed to write is missing, not stale: Sphinx's
+    parallel writers have been seen to drop the rest of a chunk after an error."""
+    english = {
+        p.relative_to(HTML).as_posix()
+        for p in HTML.rglob("*.html")
+        if p.relative_to(HTML).parts[0] not in {"zh_CN", "_static", "_images"}
+    }
+    chinese = {
+        p.relative_to(HTML / "zh_CN").as_posix() for p in HTML.glob("zh_CN/**/*.html")
+    }
+    assert english, f"{HTML} holds no page: build the site first (nox -s docs)"
+    assert english <= chinese, f"missing from zh_CN/: {sorted(english - chinese)}"

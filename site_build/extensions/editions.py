@@ -174,6 +174,20 @@ THUMBNAIL = re.compile(
 )
 
 
+def _first_paragraph(section: nodes.section) -> nodes.paragraph:
+    """A section's first paragraph: its answer's, when it opens with one (the
+    paragraph Sphinx-Gallery made the thumbnail's text)."""
+    # Imported here: the answers extension imports the verdicts, which import this.
+    from site_build.extensions.answers import CLASS as ANSWER
+
+    for child in section.children:
+        if isinstance(child, nodes.container) and ANSWER in child["classes"]:
+            child = child.children[0]
+        if isinstance(child, nodes.paragraph):
+            return child
+    raise ValueError(f"{section.source}: a gallery page without a paragraph")
+
+
 def _translate_thumbnails(
     app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
 ) -> None:
@@ -190,7 +204,7 @@ def _translate_thumbnails(
         )
         example = app.env.get_doctree(docname)
         section = next(example.findall(nodes.section))  # the note before it links
-        first = next(c for c in section.children if isinstance(c, nodes.paragraph))
+        first = _first_paragraph(section)
         title = app.env.titles[docname].astext()
         return f"{match[1]}{html.escape(first.astext())}{match[2]}{html.escape(title)}{match[4]}"
 
