@@ -10,12 +10,14 @@ add there once per listing; plain assignment and += through x[idx] do not.**
   ``scatter_add_``, and ``scatter_reduce_`` with ``"sum"``.
 * ``x[idx] += v``: at a repeated position one listing's value lands (on the
   CPU; documented as undefined).
-* ``x[idx].add_(v)`` changes nothing in ``x`` when ``idx`` is a list, a mask
-  or an integer tensor of one or more dimensions.
+* ``x[idx].add_(v)`` changes nothing in ``x`` when ``idx`` is a list of
+  integers, a mask or an integer tensor of one or more dimensions. A short list
+  that holds a slice, ``None``, ``...`` or a tensor is read as a tuple: a view.
 """
 
 # Setup: the device, a test of shared memory, and the grid of tensors
 import os
+import warnings
 
 import matplotlib.pyplot as plt
 import torch
@@ -153,6 +155,14 @@ one = torch.tensor(1, device=device)
 assert one.dim() == 0 and shares_memory(y[one], y) and y[one]._base is y
 y[one].add_(1.0)
 assert y.tolist() == [0.0, 1.0, 0.0, 0.0, 0.0]
+# a short list holding a slice is read as a tuple, with a warning: a view
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    tuple_read = y[[slice(0, 2)]]
+assert any("non-tuple sequence" in str(w.message) for w in caught)
+assert shares_memory(tuple_read, y)
+tuple_read.add_(1.0)
+assert y.tolist() == [1.0, 2.0, 0.0, 0.0, 0.0]
 
 
 # %%

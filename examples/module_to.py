@@ -243,7 +243,8 @@ for case, c in layout_cases(device).items():
 
 # %%
 # A tensor's memory format is the one PyTorch reads from its strides:
-# channels-last where they are channels-last, contiguous otherwise. So
+# channels-last where they are channels-last and not also contiguous (one
+# channel's strides fit both, and read as contiguous), contiguous otherwise. So
 # asking a contiguous 4-D tensor for channels-last copies it, while asking a
 # transposed matrix for the contiguous format returns it, not contiguous.
 image = torch.randn(1, 3, 4, 4, device=device)
@@ -270,6 +271,11 @@ assert last.to(memory_format=torch.channels_last) is last
 assert image.to(memory_format=torch.contiguous_format) is image
 assert kept is flipped and not kept.is_contiguous()
 assert image.to(memory_format=torch.preserve_format) is image
+one = torch.randn(1, 1, 4, 4, device=device)  # strides fit both formats
+assert one.is_contiguous(memory_format=torch.channels_last)
+assert (
+    one.to(memory_format=torch.channels_last) is not one
+)  # read as contiguous
 
 # %%
 # The forgotten reassignment
