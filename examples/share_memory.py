@@ -2,9 +2,9 @@
 ``share_memory_``: one tensor, two processes
 ============================================
 
-**share_memory_() moves a CPU tensor's storage, in place, into memory other
-processes can map: a child that writes into the tensor writes into the
-parent's memory.**
+**It moves a CPU tensor's storage, in place, into memory other processes can
+map, so a child that writes into the tensor writes into the parent's
+memory.**
 """
 
 # Setup: the device, a memory test, the grid of tensors, a child process runner
