@@ -7,6 +7,7 @@ failure names the page and the section.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,7 @@ NARRATIVE = [
 PAGES = [*NARRATIVE, *(f"{name}.html" for name in sorted(NOT_NARRATIVE))]
 
 
+@functools.cache  # three tests read each page; the parse is most of their time
 def _built(page: str) -> BeautifulSoup:
     path = HTML / page
     if not path.is_file():
