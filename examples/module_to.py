@@ -145,9 +145,12 @@ holder.register_buffer("mask", torch.tensor([True, False]))
 holder.to(device)
 before = holder.state_dict(keep_vars=True)
 running_mean = holder.bn.running_mean
+warn_always = torch.is_warn_always_enabled()
+torch.set_warn_always(True)  # else PyTorch warns once per process
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     holder.to(torch.float64)
+torch.set_warn_always(warn_always)
 after = holder.state_dict(keep_vars=True)
 print(
     f"held running_mean: {running_mean.dtype}, is the module's buffer: "
