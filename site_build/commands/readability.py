@@ -18,13 +18,12 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from bs4 import BeautifulSoup
 from docutils import nodes
 from docutils.parsers.rst import Directive
 from sphinx.application import Sphinx
 from sphinx.util.docutils import docutils_namespace
 
-from site_build.readability import long_prose, unanswered
+from site_build.readability import long_prose, parse, unanswered
 
 CONF = {
     "extensions": [
@@ -119,10 +118,10 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     with tempfile.TemporaryDirectory() as folder:
         for source, page in render(args.sources, Path(folder)).items():
-            soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-            problems = long_prose(soup)
+            tree = parse(page.read_bytes())
+            problems = long_prose(tree)
             if source.stem not in {"index", "reference", "glossary", "explanations"}:
-                problems += unanswered(soup)
+                problems += unanswered(tree)
             failed = failed or bool(problems)
             print(f"{source}: {len(problems) or 'no'} problems")
             for problem in problems:
