@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from sabotage import (
+    DOCS_DIR,
     EXAMPLES_DIR,
     NO_OP,
     Sabotage,
@@ -58,6 +59,18 @@ VIEW_COPIES = Sabotage(
     ("torch.Tensor.view",),
     "def sabotaged(self, *args, **kwargs):\n"
     "    return original(self, *args, **kwargs).clone()",
+)
+COMPILE_WRITES_INTO_COPIES = Sabotage(
+    "a compiled function runs on copies of its tensor inputs: writes never come back",
+    ("torch.compile",),
+    "def sabotaged(model=None, **kwargs):\n"
+    "    if model is None:\n"
+    "        return lambda function: sabotaged(function, **kwargs)\n"
+    "    compiled = original(model, **kwargs)\n"
+    "    def run(*args, **kw):\n"
+    "        copies = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]\n"
+    "        return compiled(*copies, **kw)\n"
+    "    return run",
 )
 FROM_NUMPY_COPIES = Sabotage(
     "torch.from_numpy() copies the array",
@@ -232,6 +245,8 @@ PAGES = [
     ("errors.md", UNBIND_SELECTS),
     ("errors.md", RESHAPE_COPIES),
     ("decision-guide.md", UNBIND_SELECTS),
+    ("myths.md", RESHAPE_COPIES),
+    ("compiled.md", COMPILE_WRITES_INTO_COPIES),
 ]
 #: Sabotages the semantics probe must notice: the operation and the fact that changes.
 PROBED = {
@@ -244,11 +259,35 @@ PROBED = {
 }
 
 
+def test_every_page_that_runs_code_has_a_sabotage() -> None:
+    running = {
+        path.name
+        for path in DOCS_DIR.glob("*.md")
+        if "```{code-cell}" in path.read_text(encoding="utf-8")
+    }
+    sabotaged = {page for page, _ in PAGES}
+    assert not sabotaged - running, (
+        f"PAGES in tests/test_claims_can_fail.py names pages that run no code or are "
+        f"gone: {sorted(sabotaged - running)}"
+    )
+    assert not running - sabotaged, (
+        f"no sabotage for {sorted(running - sabotaged)}: define a Sabotage that breaks "
+        "a behaviour the page teaches, and add ('<page>.md', THAT_SABOTAGE) to PAGES in "
+        "tests/test_claims_can_fail.py (CONTRIBUTING.md, 'adding a chapter')"
+    )
+
+
 def test_every_gallery_script_has_a_sabotage() -> None:
     scripts = {path.name for path in EXAMPLES_DIR.glob("*.py")}
-    assert scripts == set(GALLERY), (
-        f"gallery scripts without a sabotage: {sorted(scripts - set(GALLERY))}; "
-        f"sabotages for missing scripts: {sorted(set(GALLERY) - scripts)}"
+    assert not set(GALLERY) - scripts, (
+        f"GALLERY in tests/test_claims_can_fail.py names scripts that are gone: "
+        f"{sorted(set(GALLERY) - scripts)}"
+    )
+    assert not scripts - set(GALLERY), (
+        f"no sabotage for {sorted(scripts - set(GALLERY))}: define a Sabotage that "
+        "breaks the behaviour the script teaches, and add '<script>.py': THAT_SABOTAGE "
+        "to GALLERY in tests/test_claims_can_fail.py (CONTRIBUTING.md, 'adding an "
+        "example')"
     )
 
 
