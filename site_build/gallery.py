@@ -91,7 +91,8 @@ def _run_measuring_peak(func):
 class ReadingOrder:
     """Sphinx-Gallery sort key: the order in which a reader meets the operations.
 
-    Named in conf.py by its dotted path; scripts not listed follow, by file name.
+    Named in conf.py by its dotted path; scripts not listed follow, by file name (a
+    test fails on one).
     """
 
     ORDER = (

@@ -24,11 +24,18 @@ def test_reading_order_puts_listed_scripts_first_then_the_rest_by_name() -> None
     ]
 
 
-def test_reading_order_names_only_scripts_that_exist() -> None:
-    missing = [
-        name for name in gallery.ReadingOrder.ORDER if not (EXAMPLES / name).is_file()
-    ]
-    assert not missing, f"ReadingOrder lists scripts that are gone: {missing}"
+def test_reading_order_names_every_script_and_only_those() -> None:
+    """A new script left out would silently go last: the check says where to put it."""
+    listed = set(gallery.ReadingOrder.ORDER)
+    scripts = {path.name for path in EXAMPLES.glob("*.py")}
+    assert not listed - scripts, (
+        f"ReadingOrder.ORDER in site_build/gallery.py lists scripts that are gone: "
+        f"{sorted(listed - scripts)}"
+    )
+    assert not scripts - listed, (
+        f"add {sorted(scripts - listed)} to ReadingOrder.ORDER in "
+        "site_build/gallery.py, where a reader should meet it"
+    )
 
 
 def test_peak_memory_hooks_compare_equal_so_the_configuration_stays_cached() -> None:
