@@ -1,7 +1,7 @@
 """Sphinx configuration of the PyTorch copy-semantics site.
 
 Declarative on purpose: logic lives in the ``site_build`` package (installed with the
-project, as ``nox -s docs`` does) and is referred to by name. See README.
+project, as ``nox -s docs`` does) and is referred to by name. See MAINTAINING.md, "The build code".
 """
 
 from pathlib import Path
@@ -84,7 +84,7 @@ intersphinx_timeout = 5
 # -- MyST and MyST-NB --------------------------------------------------------------------
 myst_enable_extensions = ["colon_fence", "deflist", "attrs_inline", "substitution"]
 myst_heading_anchors = 3
-SOURCE_URL = site_url.source_url()  # SOURCE_URL when publishing; see README
+SOURCE_URL = site_url.source_url()  # SOURCE_URL when publishing; see MAINTAINING.md
 myst_substitutions = {
     "torch_version": release,
     # Linked where the repository is known.
@@ -162,7 +162,7 @@ html_js_files = [("tables.js", {"defer": "defer"})]
 html_favicon = "_static/favicon.svg"  # else browsers ask the host for /favicon.ico
 
 # -- Publishing: base URL, page descriptions, sitemap, 404 page --------------------------
-html_baseurl = site_url.base_url()  # SITE_URL when publishing; see README
+html_baseurl = site_url.base_url()  # SITE_URL when publishing; see MAINTAINING.md
 ogp_site_url = html_baseurl
 ogp_social_cards = {"enable": False}  # no per-page PNG drawn with matplotlib
 ogp_description_length = 160
