@@ -12,7 +12,9 @@ add there once per listing; plain assignment and += through x[idx] do not.**
   CPU; documented as undefined).
 * ``x[idx].add_(v)`` changes nothing in ``x`` when ``idx`` is a list of
   integers, a mask or an integer tensor of one or more dimensions. A short list
-  that holds a slice, ``None``, ``...`` or a tensor is read as a tuple: a view.
+  that holds a slice, ``None``, ``...`` or a tensor is read as a tuple. It gives
+  a view when every item is an integer, a slice, ``None``, ``...`` or a 0-d
+  integer tensor, else a copy.
 """
 
 # Setup: the device, a test of shared memory, and the grid of tensors
@@ -163,6 +165,21 @@ assert any("non-tuple sequence" in str(w.message) for w in caught)
 assert shares_memory(tuple_read, y)
 tuple_read.add_(1.0)
 assert y.tolist() == [1.0, 2.0, 0.0, 0.0, 0.0]
+# ... and a copy as soon as one item of the tuple is not a basic index
+m = torch.zeros(3, 3, device=device)
+lists = {
+    "basic": ([slice(None), 1], True),
+    "a list inside": ([slice(None), [0, 2]], False),
+    "a 1-d tensor inside": ([torch.tensor([0, 2], device=device)], False),
+}
+for name, (as_list, is_view) in lists.items():
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        read = m[as_list]
+    assert shares_memory(read, m) == is_view, name
+    before = m.clone()
+    read.add_(1.0)
+    assert torch.equal(m, before) != is_view, name
 
 
 # %%
@@ -339,8 +356,8 @@ plt.show()
 #
 # * Use ``x[idx] = v`` or ``x[idx] += v`` to write into chosen positions when
 #   no index repeats.
-# * Never ``x[idx].add_(v)`` with a list, a mask or an integer tensor of one or
-#   more dimensions: it changes a copy.
+# * Never ``x[idx].add_(v)`` with a list of integers, a mask or an integer tensor
+#   of one or more dimensions: it changes a copy.
 # * Use ``x.index_put_((idx,), v, accumulate=True)`` or ``x.index_add_(0, idx,
 #   v)`` for a scatter-add: histograms, sums per row.
 # * The narrative page on indexed writes goes further: chained subscripts,
