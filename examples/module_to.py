@@ -208,6 +208,9 @@ assert model.weight.dtype == torch.float64
 # dtype, device and memory format asked for are those it has and copy=False;
 # otherwise a new tensor in new memory.**
 #
+# The device counts as its own only when named as ``t.device`` names it: a
+# CPU tensor asked for ``"cpu:0"`` is copied.
+#
 # A write through ``t.to(t.dtype)`` is therefore a write into ``t``. Pass
 # ``copy=True``, or call ``clone()``, to get a copy all the same.
 t = torch.arange(3.0, device=device)
@@ -230,6 +233,8 @@ assert new is not t and not shares_memory(new, t)
 assert same is t and shares_memory(same, t)
 assert t.to(device) is t and not shares_memory(t.clone(), t)
 assert forced is not t and not shares_memory(forced, t)
+if t.device.type == "cpu":  # the same device by another name: a copy
+    assert t.to("cpu:0") is not t and not shares_memory(t.to("cpu:0"), t)
 for case, c in layout_cases(device).items():
     wider = (
         torch.complex128
