@@ -162,18 +162,21 @@ def browser(session: nox.Session) -> None:
     )  # fmt: skip
     session.run(
         "pytest", "browser_tests",
+        # One Chromium per core, each worker with its own server of the same files.
+        *build_command.browser_pytest_args(),
         # A failing test leaves its trace and a screenshot here; emptied each run.
         "--output", str(BUILD / "playwright"),
         "--tracing", "retain-on-failure", "--screenshot", "only-on-failure",
         *session.posargs,
         env={**_env(device), "CHROMIUM": chromium},
     )  # fmt: skip
-    session.log(f"screenshots: {BUILD / 'screenshots'}")
+    if "--screenshots" in session.posargs:
+        session.log(f"screenshots: {BUILD / 'screenshots'}")
 
 
 @nox.session(reuse_venv=True, default=False)
 def bench(session: nox.Session) -> None:
-    """Time the fresh setup, builds, rebuilds and tests on a fresh copy (see README)."""
+    """Time the fresh setup, builds, rebuilds and tests on a fresh copy (see MAINTAINING.md)."""
     device = _device(session)
     _install(session, "bench")
     _torch_sees(session, device)
@@ -257,7 +260,7 @@ def pins(session: nox.Session) -> None:
     ]
     header = [
         "# Every dependency of every nox session, pinned so that a fresh machine builds",
-        "# the same site. Regenerate with `nox -s pins` (see README, 'Updating the pins').",
+        "# the same site. Regenerate with `nox -s pins` (see MAINTAINING.md, 'Updating the pins').",
     ]
     Path(CONSTRAINTS).write_text("\n".join(header + pins) + "\n", encoding="utf-8")
     session.log(f"{len(pins)} pins written to {CONSTRAINTS}")

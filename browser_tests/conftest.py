@@ -1,6 +1,7 @@
 """Serve build/html on 127.0.0.1 and drive Debian's Chromium through it with Playwright.
 
-Every request the browser makes is recorded (build/browser/requests.txt). A test fails
+Every request the browser makes is recorded (build/browser/requests.txt, joined from
+each pytest-xdist worker's part when the session ends). A test fails
 when its pages ask any host but 127.0.0.1 for anything (such a request is blocked, so
 nothing leaves the machine), when a request fails or answers with an error status it
 did not expect, and when a page logs a console error or throws.
@@ -215,9 +216,43 @@ def open_page(page: Page):
     return partial(visit, page)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--screenshots",
+        action="store_true",
+        help="also photograph every page whole, under build/screenshots/",
+    )
+
+
+def _worker() -> str | None:
+    """The pytest-xdist worker this process is (``gw0``...), or None for the main one."""
+    return os.environ.get("PYTEST_XDIST_WORKER")
+
+
+def _request_log_parts() -> list[Path]:
+    return sorted(built_site.REQUEST_LOG.parent.glob("requests.gw*.txt"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if _worker() is None:  # before any worker starts: no part left from an old run
+        for part in _request_log_parts():
+            part.unlink()
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    if _ALL_REQUESTS:
-        built_site.REQUEST_LOG.parent.mkdir(parents=True, exist_ok=True)
-        built_site.REQUEST_LOG.write_text(
-            "\n".join(_ALL_REQUESTS) + "\n", encoding="utf-8"
+    """Each worker writes the requests it saw; the main process joins them in one log."""
+    log = built_site.REQUEST_LOG
+    log.parent.mkdir(parents=True, exist_ok=True)
+    if (worker := _worker()) is not None:
+        log.with_name(f"requests.{worker}.txt").write_text(
+            "".join(f"{line}\n" for line in _ALL_REQUESTS), encoding="utf-8"
         )
+        return
+    parts = _request_log_parts()
+    if not _ALL_REQUESTS and not parts:
+        return  # nothing ran a browser: keep the last run's log
+    lines = "".join(f"{line}\n" for line in _ALL_REQUESTS)
+    lines += "".join(part.read_text(encoding="utf-8") for part in parts)
+    log.write_text(lines, encoding="utf-8")
+    for part in parts:
+        part.unlink()

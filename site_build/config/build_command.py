@@ -57,3 +57,9 @@ def pytest_args(device: str = "cpu") -> list[str]:
     """
     workers = "auto" if device == "cpu" else str(min(CUDA_WORKERS, os.cpu_count() or 1))
     return ["-n", workers, "--dist", "worksteal"]
+
+
+def browser_pytest_args() -> list[str]:
+    """Return the pytest arguments of the browser session: a worker and its Chromium per
+    core. Work stealing again: a page's tests take from a tenth of a second to several."""
+    return ["-n", "auto", "--dist", "worksteal"]
