@@ -85,8 +85,8 @@ def layout_cases(device: torch.device) -> dict[tuple[str, str], torch.Tensor]:
 # ``Module.to`` returns the module itself
 # ---------------------------------------
 # **Module.to returns the very module it was called on. With the default settings
-# each parameter stays the same Parameter object, and PyTorch puts the converted
-# data inside it.**
+# each parameter stays the same Parameter object, holding the converted data,
+# except on a move to the meta device.**
 #
 # So ``model = model.to(...)`` only reassigns the same module, and a reference
 # to ``model.weight`` taken before sees the new dtype.
@@ -106,6 +106,13 @@ assert not future.get_swap_module_params_on_conversion()
 assert result is model
 for name, param in model.named_parameters():  # the weight and the bias
     assert param is params[name] and param.dtype == torch.float64, name
+# meta tensors cannot take the data in place: new Parameters replace the old
+to_meta = nn.Linear(3, 2).to(device)
+held = to_meta.weight
+to_meta.to("meta")
+assert (
+    to_meta.weight is not held and to_meta.weight.is_meta and not held.is_meta
+)
 
 # %%
 # Buffers are replaced, and complex parameters lose their imaginary part
@@ -250,11 +257,11 @@ for case, c in layout_cases(device).items():
     assert c.dtype != wider and torch.equal(c, before_values), case
 
 # %%
-# A tensor's memory format is the one PyTorch reads from its strides:
-# channels-last where they are channels-last and not also contiguous (one
-# channel's strides fit both, and read as contiguous), contiguous otherwise. So
-# asking a contiguous 4-D tensor for channels-last copies it, while asking a
-# transposed matrix for the contiguous format returns it, not contiguous.
+# A tensor's memory format is the one PyTorch reads from the order of its
+# strides. Where they fit both formats, as with one channel, row-major strides
+# read as contiguous and channels-last strides as channels-last. So asking a
+# row-major 4-D tensor for channels-last copies it, while asking a transposed
+# matrix for the contiguous format returns it, not contiguous.
 image = torch.randn(1, 3, 4, 4, device=device)
 last = image.to(memory_format=torch.channels_last)
 print(
@@ -284,6 +291,14 @@ assert one.is_contiguous(memory_format=torch.channels_last)
 assert (
     one.to(memory_format=torch.channels_last) is not one
 )  # read as contiguous
+one_last = torch.empty(
+    1, 1, 4, 4, device=device, memory_format=torch.channels_last
+)
+assert one_last.is_contiguous()  # fits both, with channels-last strides ...
+assert (
+    one_last.to(memory_format=torch.channels_last) is one_last
+)  # ... so kept
+assert one_last.to(memory_format=torch.contiguous_format) is not one_last
 
 # %%
 # The forgotten reassignment
