@@ -14,7 +14,7 @@ add there once per listing; plain assignment and += through x[idx] do not.**
   integers, a mask or an integer tensor of one or more dimensions. A short list
   that holds a slice, ``None``, ``...`` or a tensor is read as a tuple. It gives
   a view when every item is an integer, a slice, ``None``, ``...`` or a 0-d
-  integer tensor, else a copy.
+  integer tensor, else a copy: a bool or a ``uint8`` tensor counts as a mask.
 """
 
 # Setup: the device, a test of shared memory, and the grid of tensors
@@ -171,6 +171,15 @@ lists = {
     "basic": ([slice(None), 1], True),
     "a list inside": ([slice(None), [0, 2]], False),
     "a 1-d tensor inside": ([torch.tensor([0, 2], device=device)], False),
+    "a bool inside": ([True, slice(None)], False),  # a mask
+    "a 0-d uint8 inside": (
+        [torch.tensor(1, dtype=torch.uint8, device=device), slice(None)],
+        False,
+    ),
+    "a 0-d int32 inside": (
+        [torch.tensor(1, dtype=torch.int32, device=device), slice(None)],
+        True,
+    ),
 }
 for name, (as_list, is_view) in lists.items():
     with warnings.catch_warnings(record=True):
