@@ -259,7 +259,8 @@ for case, c in layout_cases(device).items():
 # %%
 # A tensor's memory format is the one PyTorch reads from the order of its
 # strides. Where they fit both formats, as with one channel, row-major strides
-# read as contiguous and channels-last strides as channels-last. So asking a
+# read as contiguous and channels-last strides as channels-last; where the two
+# stride sets are equal, as for shape (N, 1, 1, 1), contiguous. So asking a
 # row-major 4-D tensor for channels-last copies it, while asking a transposed
 # matrix for the contiguous format returns it, not contiguous.
 image = torch.randn(1, 3, 4, 4, device=device)
@@ -299,6 +300,13 @@ assert (
     one_last.to(memory_format=torch.channels_last) is one_last
 )  # ... so kept
 assert one_last.to(memory_format=torch.contiguous_format) is not one_last
+equal_sets = torch.empty(
+    2, 1, 1, 1, device=device, memory_format=torch.channels_last
+)
+assert (
+    equal_sets.stride() == torch.empty(2, 1, 1, 1).stride()
+)  # one stride set
+assert equal_sets.to(memory_format=torch.channels_last) is not equal_sets
 
 # %%
 # The forgotten reassignment
