@@ -215,8 +215,8 @@ assert model.weight.dtype == torch.float64
 # dtype, device and memory format asked for are those it has and copy=False;
 # otherwise a new tensor in new memory.**
 #
-# The device counts as its own only when named as ``t.device`` names it: a
-# CPU tensor asked for ``"cpu:0"`` is copied.
+# On the CPU the device counts as its own only when named as ``t.device``
+# names it: a CPU tensor asked for ``"cpu:0"`` is copied.
 #
 # A write through ``t.to(t.dtype)`` is therefore a write into ``t``. Pass
 # ``copy=True``, or call ``clone()``, to get a copy all the same.
