@@ -1,6 +1,10 @@
 """Pytest set-up for the whole repository: the device check and the MyST page checker.
 
-It sits at the root so that pytest reaches it for ``docs/`` as well as ``tests/``.
+A MyST page's code is tested by the docs build, which runs every cell in the page's
+kernel and fails on any error (``nb_execution_raise_on_error``): the test session
+(``testpaths``: ``tests/`` only) does not run it a second time. Named on the command
+line (``pytest docs/views.md``), a page's cells run here, all of them, in seconds and
+without a build. This file sits at the root so that pytest reaches it for ``docs/``.
 """
 
 from __future__ import annotations
@@ -9,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from site_build.config import devices, site_facts
-from site_build.extensions import execution_cache
+from site_build.config import devices
 from site_build.page_cells import PAGE_CELLS
 
 ROOT = Path(__file__).resolve().parent
@@ -34,9 +37,6 @@ class PageCells(pytest.Item):
     """
 
     def runtest(self) -> None:
-        if ran_in_the_docs_build(self.path):
-            self.user_properties.append(("verified_by", "docs build"))
-            return
         for example in PAGE_CELLS.parse(self.path):
             try:
                 example.evaluate()
@@ -46,35 +46,6 @@ class PageCells(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, f"{self.path.name}: every cell, in order"
-
-
-def ran_in_the_docs_build(path: Path) -> bool:
-    """Whether the docs build already ran exactly the code this test would run, on this
-    PyTorch and device, without an error (see ``execution_cache.cached_run_covers``)."""
-    from sybil.evaluators.python import PythonEvaluator
-
-    code = [
-        str(example.parsed)
-        for example in PAGE_CELLS.parse(path)
-        if isinstance(example.region.evaluator, PythonEvaluator)
-    ]
-    folder = execution_cache.notebook_cache(DOCS.parent, site_facts.execution_key())
-    return execution_cache.cached_run_covers(
-        path.read_text(encoding="utf-8"), code, folder
-    )
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    reused = sorted(
-        Path(report.location[0]).name
-        for report in terminalreporter.stats.get("passed", [])
-        if ("verified_by", "docs build") in report.user_properties
-    )
-    if reused:
-        terminalreporter.write_line(
-            f"{len(reused)} pages passed on the docs build's run of their current code "
-            f"on this PyTorch and device (MyST-NB's cache): {', '.join(reused)}"
-        )
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Page | None:
@@ -90,10 +61,21 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(error)) from None
 
 
-def pytest_report_header(config: pytest.Config) -> str:
+def pytest_report_header(config: pytest.Config) -> list[str]:
     import torch
 
-    return f"torch {torch.__version__}, TORCH_DEVICE={config.torch_device}"
+    here = config.invocation_params.dir
+    named = [(here / arg.split("::")[0]).resolve() for arg in config.args]
+    pages = (
+        "their cells run here, as named"
+        if any(DOCS in (path, *path.parents) for path in named)
+        else "their code is the docs build's test (nox -s docs); name one to run it "
+        "here: pytest docs/views.md"
+    )
+    return [
+        f"torch {torch.__version__}, TORCH_DEVICE={config.torch_device}",
+        f"MyST pages: {pages}",
+    ]
 
 
 def spread_slow_tests(items: list, workerinput: dict) -> list:

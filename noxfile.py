@@ -219,6 +219,13 @@ def translations(session: nox.Session) -> None:
     )
 
 
+@nox.session(venv_backend="none", default=False)
+def translation_coverage(session: nox.Session) -> None:
+    """Fail while any edition shows a message in English, not yet translated: read from
+    the reports of the last ``nox -s docs`` (``.ci/run`` and publishing run this)."""
+    session.run("python", "-m", "site_build.translation_report", str(BUILD))
+
+
 @nox.session(reuse_venv=True)
 def lint(session: nox.Session) -> None:
     """Check formatting and lint rules with ruff, and the GitHub files against their schemas.

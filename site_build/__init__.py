@@ -16,6 +16,9 @@
 ``html_urls``, ``page_cells``
     Shared by the above and the tests: the URLs a page loads or links, and the code a
     MyST page runs when checked outside Sphinx.
+``translation_report``
+    Each edition's translation coverage, as its build reports it, and the check that
+    fails while a message is shown in English (``nox -s translation_coverage``).
 
 The measured facts themselves live in the ``semantics`` package beside this one.
 """

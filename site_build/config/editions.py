@@ -36,3 +36,9 @@ def doctree_dir(build: Path, edition: Edition) -> Path:
     return build / (
         "doctrees" if edition is ENGLISH else f"doctrees-{edition.language}"
     )
+
+
+def translation_report(build: Path, edition: Edition) -> Path:
+    """Where ``edition``'s build lists the messages it shows untranslated, in English
+    (``site_build.translation_report``)."""
+    return build / "translations" / f"{edition.language}.json"

@@ -9,11 +9,13 @@ build's, found in the same execution caches. This extension:
   devices named in the footer and on the home page;
 - gives every page a language switch to the same page in the other edition, and
   ``<link rel="alternate" hreflang>`` tags for every edition;
-- fails the build, naming the page and the message, where a message of a page has no
-  translation (Sphinx would show the English sentence in its place, silently; a fuzzy
-  translation, whose source changed, counts as none);
-- fails it too where a page shows a run of English words outside code, or markup as
-  raw text (``site_build.english_text``);
+- shows a message of a page that has no translation yet in English, marked "not yet
+  translated" (a fuzzy translation, whose source changed, counts as none: a stale
+  translation is never shown as current), and reports the edition's coverage in the
+  log and in ``build/translations/`` (``site_build.translation_report``): an English
+  change never waits on its translation;
+- fails the build where a page shows any other run of English words outside code, or
+  markup as raw text (``site_build.english_text``);
 - translates the site's own words (the matrix's headings and badges, the verdicts, the
   footer) from a catalogue of their own, ``site``, which ``-b gettext`` writes beside
   the pages' catalogues: ``SITE_MESSAGES`` lists where those words are;
@@ -32,13 +34,17 @@ from pathlib import Path
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
+from sphinx.environment import BuildEnvironment
 from sphinx.errors import ConfigError
 from sphinx.locale import get_translation
 from sphinx.util import logging
-from sphinx.util.nodes import NodeMatcher
+from sphinx.util.console import bold
+from sphinx.util.nodes import extract_messages
 
+from site_build import translation_report
 from site_build.config import site_facts, site_url
 from site_build.config.editions import BY_LANGUAGE, EDITIONS, ENGLISH, Edition
+from site_build.config.editions import translation_report as translation_report_path
 from site_build.english_text import english_runs, raw_markup
 
 logger = logging.getLogger(__name__)
@@ -94,10 +100,11 @@ def _configure(app: Sphinx, config: Config) -> None:
     if edition is ENGLISH:
         return
     config.html_title = config.project = str(_("PyTorch copy semantics"))
-    config.html_theme_options = {
-        **config.html_theme_options,
-        "search_bar_text": str(_("Search the docs ...")),
-    }
+    if config.html_theme == "pydata_sphinx_theme":  # the option is that theme's
+        config.html_theme_options = {
+            **config.html_theme_options,
+            "search_bar_text": str(_("Search the docs ...")),
+        }
     english_author = config.author
     config.author = str(_("The torch-copy-semantics authors"))
     config.copyright = config.copyright.replace(english_author, config.author)
@@ -222,6 +229,13 @@ def _check_english(
     if edition_of(app.config) is ENGLISH or doctree is None:
         return
     text = context.get("title", "") + " " + context.get("body", "")
+    # Messages not yet translated are English on purpose, wherever their text goes:
+    # a heading reaches the page's table of contents and its neighbours' links.
+    marked = [
+        item.text
+        for _messages, untranslated in _coverage(app.env).values()
+        for item in untranslated
+    ]
     for markup in raw_markup(text)[:ENGLISH_RUNS_SHOWN]:
         logger.warning(
             "markup shown as text on a %s page: %r (in reStructuredText, set inline "
@@ -232,10 +246,11 @@ def _check_english(
             type="editions",
             subtype="markup",
         )
-    runs = english_runs(text)
+    runs = [run for run in english_runs(text) if not any(run in m for m in marked)]
     for run in runs[:ENGLISH_RUNS_SHOWN]:
         logger.warning(
-            "English text on a %s page: %r",
+            "English text on a %s page: %r (a message missing from every catalogue: "
+            "run nox -s translations, then see locales/TRANSLATING.md)",
             app.config.language,
             run,
             location=pagename,
@@ -252,8 +267,17 @@ def _check_english(
         )
 
 
-def _report_untranslated(app: Sphinx, doctree: nodes.document) -> None:
-    """In an edition other than English, every message of a page must be translated.
+#: The classes of a message an edition shows in English: ``language-en`` becomes
+#: ``lang="en"`` in the HTML (docutils' convention), ``untranslated`` draws the mark
+#: (``conf/_static/site.css``).
+UNTRANSLATED_CLASSES = ("untranslated", "language-en")
+#: Messages left in English listed in the build's log; the report lists them all.
+UNTRANSLATED_SHOWN = 10
+
+
+def _mark_untranslated(app: Sphinx, doctree: nodes.document) -> None:
+    """In an edition other than English, a message of a page that has no translation
+    (or a fuzzy one) is shown in English, marked, and counted for the coverage report.
 
     Run once the page is read, when its front matter (metadata, never shown) is gone.
     Sphinx's Locale transform marks each message ``translated`` or not.
@@ -264,16 +288,66 @@ def _report_untranslated(app: Sphinx, doctree: nodes.document) -> None:
         app.builder, MessageCatalogBuilder
     ):
         return
-    for node in NodeMatcher(nodes.Element, translated=False).findall(doctree):
-        if not node.astext().strip():
+    page = app.env.doc2path(app.env.docname, base=False).as_posix()
+    if not any("translated" in node for node in doctree.findall(nodes.Element)):
+        # A page with no catalogue yet, such as a new one: Sphinx marks nothing.
+        for node, _message in extract_messages(doctree):
+            node["translated"] = False
+    messages, untranslated = 0, []
+    for node in doctree.findall(nodes.Element):
+        if "translated" not in node or not node.astext().strip():
             continue
-        logger.warning(
-            "no %s translation (or a fuzzy one) of: %s",
-            app.config.language,
-            " ".join(node.astext().split())[:100],
-            location=node,
-            type="editions",
-            subtype="untranslated",
+        messages += 1
+        if not node["translated"]:
+            node["classes"] += [
+                c for c in UNTRANSLATED_CLASSES if c not in node["classes"]
+            ]
+            text = " ".join(node.astext().split())
+            untranslated.append(translation_report.Untranslated(page, node.line, text))
+    _coverage(app.env)[app.env.docname] = (messages, untranslated)
+
+
+def _coverage(env: BuildEnvironment) -> dict[str, tuple[int, list]]:
+    """Per page: how many messages it has, and those left in English."""
+    if not hasattr(env, "translation_coverage"):
+        env.translation_coverage = {}  # type: ignore[attr-defined]
+    return env.translation_coverage  # type: ignore[attr-defined]
+
+
+def _purge_coverage(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    _coverage(env).pop(docname, None)
+
+
+def _merge_coverage(
+    app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
+) -> None:
+    """Parallel reading: each process counted its own pages."""
+    theirs = _coverage(other)
+    _coverage(env).update({name: theirs[name] for name in docnames if name in theirs})
+
+
+def _report_coverage(app: Sphinx, exception: Exception | None) -> None:
+    """Every build of an edition reports its coverage, in its log and in the report
+    ``nox -s translation_coverage`` reads; the pages left unread count as before."""
+    if exception or edition_of(app.config) is ENGLISH or app.builder.name != "html":
+        return
+    report = translation_report.Report(app.config.language)
+    for docname in sorted(_coverage(app.env)):
+        messages, untranslated = _coverage(app.env)[docname]
+        report.messages += messages
+        report.untranslated += untranslated
+    translation_report.write(
+        translation_report_path(Path(app.doctreedir).parent, edition_of(app.config)),
+        report,
+    )
+    logger.info(bold(report.summary()))
+    if report.untranslated:
+        for line in report.listing(UNTRANSLATED_SHOWN):
+            logger.info("  shown in English, marked: %s", line)
+        logger.info(
+            "  %d messages not yet translated: %s",
+            len(report.untranslated),
+            translation_report.HOW_TO_TRANSLATE,
         )
 
 
@@ -355,5 +429,9 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.connect("html-page-context", _check_english, priority=900)
     app.connect("builder-inited", _extract_site_messages)
     # After Sphinx's collectors (500), which remove the front matter.
-    app.connect("doctree-read", _report_untranslated, priority=600)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}
+    app.connect("doctree-read", _mark_untranslated, priority=600)
+    app.connect("env-purge-doc", _purge_coverage)
+    app.connect("env-merge-info", _merge_coverage)
+    app.connect("build-finished", _report_coverage)
+    # A new env_version makes Sphinx read every page again: the coverage is kept there.
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}

@@ -50,30 +50,6 @@ def notebook_cache(root: Path, key: str) -> Path:
     return root / "build" / "jupyter_cache" / key
 
 
-def cached_run_covers(page: str, code: list[str], cache_folder: Path) -> bool:
-    """Whether MyST-NB's cache in ``cache_folder`` holds a run of the MyST page ``page``
-    that executed every piece of ``code``.
-
-    MyST-NB caches a run only when every cell succeeded, under a key of the code cells;
-    the folder is named after the PyTorch version and devices. A test that would run
-    ``code`` from this page therefore learns nothing new by running it again.
-    """
-    if not cache_folder.is_dir():
-        return False
-    from jupyter_cache import get_cache
-    from myst_nb.core.read import read_myst_markdown_notebook
-
-    notebook = read_myst_markdown_notebook(page)
-    cells = {cell.source.strip() for cell in notebook.cells if cell.cell_type == "code"}
-    if not {piece.strip() for piece in code} <= cells:
-        return False
-    try:
-        get_cache(str(cache_folder)).match_cache_notebook(notebook)
-    except KeyError:
-        return False
-    return True
-
-
 def _on_config_inited(app: Sphinx, config: Config) -> None:
     key = config.execution_key
     for gallery in config.sphinx_gallery_conf.get("gallery_dirs", []):
