@@ -163,7 +163,8 @@ def drop_obsolete(path: Path) -> None:
     """
     lines = path.read_text(encoding="utf-8").split("\n\n")
     kept = [block for block in lines if not block.lstrip().startswith("#~")]
-    path.write_text("\n\n".join(kept).rstrip("\n") + "\n", encoding="utf-8")
+    if len(kept) < len(lines):  # a catalogue with nothing to drop stays as it is
+        path.write_text("\n\n".join(kept).rstrip("\n") + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -81,6 +81,9 @@ def test_an_untranslated_fuzzy_or_obsolete_message_is_reported(tmp_path: Path) -
     assert incomplete_allowed == problems[2:]
     translation_check.drop_obsolete(path)
     assert len(translation_check.problems(path)) == 2
+    untouched = path.read_bytes()
+    translation_check.drop_obsolete(path)  # nothing left to drop
+    assert path.read_bytes() == untouched
 
 
 def test_english_runs_skip_code_names_and_text_marked_english() -> None:
