@@ -114,6 +114,7 @@ def test_a_site_publishes_its_measurements_reruns_only_what_changed_names_a_brok
     assert failed.returncode != 0, f"the build passed:\n{output[-3000:]}"
     assert "broken-page" in output, output[-3000:]
     assert "deliberately broken" in output, output[-3000:]
+    assert "please open an issue" not in output, output[-3000:]  # no crash report
 
 
 @pytest.mark.slow
@@ -139,3 +140,6 @@ def test_a_broken_site_fails_naming_each_fault(tmp_path: Path) -> None:
     # A script that raises.
     assert small_site.BROKEN_SCRIPT_NAME in output, output[-4000:]
     assert "deliberately broken" in output, output[-4000:]
+    # The example's own error, file and line, ends the log: not Sphinx's crash report.
+    assert "please open an issue" not in output, output[-4000:]
+    assert "Loaded Extensions" not in output, output[-4000:]

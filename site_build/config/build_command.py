@@ -23,7 +23,8 @@ def sphinx_args(
         "-j", str(parallel_jobs()),
         "-W",  # every warning fails the build; Sphinx 9 reports them all first
         "-n",  # nitpicky: every cross-reference must resolve
-        "-T",  # a full traceback names the file that broke
+        # Not -T: it prints Sphinx's crash report (extensions, traceback, "please open
+        # an issue") under a failing example's own error, which names file and line.
         str(root / "docs"),
         str(html_dir(build, edition)),
     ]  # fmt: skip

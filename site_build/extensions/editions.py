@@ -127,6 +127,9 @@ def _configure(app: Sphinx, config: Config) -> None:
         + "</p>",
     }  # fmt: skip
     if config.language.startswith("zh"):
+        import jieba  # Sphinx's Chinese search splits words with it
+
+        jieba.setLogLevel("WARNING")  # not its four lines of loading the dictionary
         dictionary = Path(app.doctreedir) / "search-words.txt"
         dictionary.parent.mkdir(parents=True, exist_ok=True)
         dictionary.write_text(
