@@ -3,6 +3,7 @@ and links; a build of an edition fails where a page would show English."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -186,3 +187,9 @@ def test_a_chinese_build_fails_naming_the_page_and_an_untranslated_message(
     assert "index.md" in output, output
     assert "A second sentence left out." in output, output
     assert "A first sentence." not in output, output
+    # The search page's stemmer is a class its script defines (editions._chinese_search,
+    # sphinx-doc/sphinx#14229): else every Chinese search finds nothing.
+    script = (tmp_path / "out" / "_static" / "language_data.js").read_text()
+    stemmer = re.search(r"window\.Stemmer = (\w+);", script)
+    assert stemmer, "the Chinese search names no stemmer"
+    assert f"var {stemmer[1]}=" in script, f"{stemmer[1]} is named but not defined"
