@@ -13,6 +13,9 @@
     Command-line programs: ``python -m site_build.commands.site_links`` (the link
     checker) and ``python -m site_build.commands.inventories`` (the intersphinx
     inventories kept in ``conf/inventories/``).
+``tested_versions``
+    The version guard of the extensions that patch other libraries' internals: the
+    tested versions are the pins of ``constraints.txt``.
 ``html_urls``, ``page_cells``
     Shared by the above and the tests: the URLs a page loads or links, and the code a
     MyST page runs when checked outside Sphinx.

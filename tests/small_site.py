@@ -81,9 +81,23 @@ def myst_nb_page(title: str, *cells: str) -> str:
     )
 
 
-#: A MyST-NB page whose one cell runs.
-RUNS = myst_nb_page("A page that runs", "assert True")
+#: A MyST-NB page whose one cell runs and says whether its kernel had torch imported
+#: before the page ran (the preloaded kernels of notebook_prefetch have).
+RUNS = myst_nb_page(
+    "A page that runs",
+    'import sys\n\nprint("torch preloaded:", "torch" in sys.modules)',
+)
+PRELOADED = "torch preloaded: True"
 STUB = '"""\n{name}\n{underline}\n\nA stand-in.\n"""\n\nprint("ran")\n'
+#: A stand-in that draws a figure, after a paragraph that says what it draws.
+FIGURE_ALT = "A line from one corner to the other."
+FIGURE_STUB = (
+    STUB
+    + f"\n# %%\n# {FIGURE_ALT}\n\nimport matplotlib.pyplot as plt\n\n"
+    + "plt.figure(figsize=(1, 1))\nplt.plot([0, 1])\n"
+)
+#: The stand-in that draws.
+STUB_WITH_FIGURE = "view.py"
 #: Appended to the copied catalogue: the site now claims that clone() shares memory.
 WRONG_CLAIM = """
 CATALOGUE = tuple(
@@ -127,7 +141,9 @@ def semantics_site(site: Path, *, broken: bool) -> subprocess.CompletedProcess[s
     }
     # The catalogue links gallery pages; tiny scripts stand in for the real examples.
     scripts = {
-        f"{name}.py": STUB.format(name=name, underline="=" * len(name))
+        f"{name}.py": (
+            FIGURE_STUB if f"{name}.py" == STUB_WITH_FIGURE else STUB
+        ).format(name=name, underline="=" * len(name))
         for name in {
             op.gallery.split("/")[-1] for op in catalogue.CATALOGUE if op.gallery
         }

@@ -56,6 +56,38 @@ def _check_matrix_rows(site: Path, torch_device: str) -> None:
         assert "needs a CUDA device; this build ran on cpu." in html
 
 
+#: code_links' line at the end of each build's reading.
+CODE_LINKS = re.compile(r"code_links: (\d+) names answered from \S+, (\d+) resolved by")
+
+
+def _names(output: str) -> tuple[int, int]:
+    """How many names code_links answered from its cache and how many codeautolink
+    resolved, in a build."""
+    found = CODE_LINKS.findall(output)
+    assert len(found) == 1, f"code_links said {len(found)} times what it answered"
+    return int(found[0][0]), int(found[0][1])
+
+
+def _linked_pages(tmp_path: Path) -> dict[Path, int]:
+    """The pages' linked code that code_links keeps: file -> when written."""
+    folder = tmp_path / "build" / "code-links"
+    return {path: path.stat().st_mtime_ns for path in folder.glob("*/pages/*.json")}
+
+
+def _check_gallery_pages(site: Path) -> None:
+    """figure_alt gives Sphinx-Gallery's figures the paragraph before them as ``alt``;
+    min_reported_time and gallery_pages leave the time and memory lines off."""
+    html = (site / "gallery" / small_site.STUB_WITH_FIGURE).with_suffix(".html")
+    images = re.findall(r'<img src="[^"]*sphx_glr_[^"]*" [^>]*>', html.read_text())
+    assert images, "the gallery page shows no figure"
+    for image in images:
+        assert f'alt="{small_site.FIGURE_ALT}"' in image, image
+    for page in (site / "gallery").glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "Total running time" not in text, page
+        assert "Estimated memory usage" not in text, page
+
+
 def _check_tables_and_lists_link_to_rows(site: Path) -> None:
     index = (site / "index.html").read_text(encoding="utf-8")
     for op_id in ("clone", "detach", "torch.from_numpy"):
@@ -77,6 +109,7 @@ def test_a_site_publishes_its_measurements_reruns_only_what_changed_names_a_brok
     _check_semantics_json(site, torch_device)
     _check_matrix_rows(site, torch_device)
     _check_tables_and_lists_link_to_rows(site)
+    _check_gallery_pages(site)
 
     scripts = len(list((tmp_path / "examples").glob("*.py")))
     assert _executed(output) == (scripts, 1), output
@@ -85,17 +118,37 @@ def test_a_site_publishes_its_measurements_reruns_only_what_changed_names_a_brok
     assert "runs.md: Executing notebook early, in a preloaded kernel" in output, output
     assert "runs.md: Using cached notebook" in output, output
     assert "Executing notebook using" not in output, output
+    # In a kernel forked from the process that had imported torch (warm_kernel).
+    assert small_site.PRELOADED in (site / "runs.html").read_text(), "not preloaded"
+    # code_links' wrappers saw every name and page codeautolink linked.
+    _, resolved = _names(output)
+    assert resolved > 0, "codeautolink resolved no name through code_links"
+    linked = _linked_pages(tmp_path)
+    assert linked, "no page's linked code was kept"
     unchanged = small_site.build(tmp_path)
-    assert _executed(unchanged.stdout + unchanged.stderr) == (0, 0), (
-        "a rebuild with nothing changed ran something"
-    )
+    output = unchanged.stdout + unchanged.stderr
+    assert _executed(output) == (0, 0), "a rebuild with nothing changed ran something"
     with (tmp_path / "examples" / small_site.STUB_TO_EDIT).open("a") as script:
         script.write("\n# an edit\n")
+    with (tmp_path / "docs" / "runs.md").open("a") as page:
+        page.write("\nMore prose, after the code.\n")
+    written = (site / "runs.html").stat().st_mtime_ns
     edited = small_site.build(tmp_path)
-    assert edited.returncode == 0, (edited.stdout + edited.stderr)[-3000:]
-    assert _executed(edited.stdout + edited.stderr) == (1, 0), (
-        "after one example changed, the rebuild ran more than that example"
+    output = edited.stdout + edited.stderr
+    assert edited.returncode == 0, output[-3000:]
+    assert _executed(output) == (1, 0), (
+        "after one example's code and one page's prose changed, the rebuild ran more "
+        "than that example"
     )
+    # The page was written again, its code linked from code_links' cache.
+    assert (site / "runs.html").stat().st_mtime_ns > written
+    runs = (site / "runs.html").read_text()
+    assert "More prose" in runs
+    assert "sphinx-codeautolink-a" in runs, "the page's code lost its links"
+    assert _linked_pages(tmp_path) == linked, "a page's links were worked out again"
+    answered, resolved = _names(output)
+    assert resolved == 0, f"the rebuild resolved {resolved} names again"
+    assert answered > 0, "the rebuild answered no name from code_links' cache"
 
     # Under another PyTorch or device (another execution key), nothing recorded under
     # the old one is shown: the gallery's outputs are thrown away, and every example

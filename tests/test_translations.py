@@ -4,6 +4,7 @@ fails where a page would show English any other way."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -195,6 +196,12 @@ def test_a_chinese_build_shows_a_message_without_translation_in_english_marked(
     assert "zh_CN: 2 of 3 messages translated (66.6 %)" in output, output
     assert "index.md:5: 'A second sentence left out.'" in output, output
     assert "nox -s translations" in output, output
+    # The search page's stemmer is a class its script defines (editions._chinese_search,
+    # sphinx-doc/sphinx#14229): else every Chinese search finds nothing.
+    script = (tmp_path / "out" / "_static" / "language_data.js").read_text()
+    stemmer = re.search(r"window\.Stemmer = (\w+);", script)
+    assert stemmer, "the Chinese search names no stemmer"
+    assert f"var {stemmer[1]}=" in script, f"{stemmer[1]} is named but not defined"
 
 
 def test_the_coverage_check_fails_naming_each_message_left_in_english(

@@ -21,6 +21,12 @@ the pass is given the code blocks alone, which every edition of a page shares.
 Folded checks and drawing code are not linked at all: codeautolink parses each block
 together with all the code before it on the page, a cost that grows with the square of
 the code, and the checks are about half of it.
+
+The caching replaces two functions of codeautolink's (``PATCHED``), which works only
+while codeautolink looks them up in its module at each call: ``setup`` refuses any
+version of it but the pinned one. ``tests/test_small_sites.py`` is the integration
+test: a rebuild answers every name from the cache (the line this logs says how many),
+and a page read again takes its links from the cache without rewriting it.
 """
 
 from __future__ import annotations
@@ -45,10 +51,19 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
+from sphinx.util import logging as sphinx_logging
 from sphinx_codeautolink.extension.directive import SkipMarker
 
+from site_build import tested_versions
 from site_build.extensions import execution_cache
 from site_build.folded_code import folded_title
+
+logger = sphinx_logging.getLogger(__name__)
+#: What this extension replaces or re-registers in sphinx-codeautolink.
+PATCHED = (
+    "code_links (it replaces sphinx_codeautolink.extension.resolve_location and "
+    "link_html, and re-registers SphinxCodeAutoLink.apply_links)"
+)
 
 SKIP_FILE = ".. autolink-skip:: file\n\n"
 
@@ -140,6 +155,8 @@ class ResolutionCache:
         self.inventory: str | None = None  # the digest of the inventories, once open
         self.answers: dict[str, list[str | None]] = {}
         self.unsaved = False
+        #: This build's names answered from the cache, and resolved by codeautolink.
+        self.answered = self.resolved = 0
 
     @functools.cached_property
     def path(self) -> Path:
@@ -168,7 +185,10 @@ class ResolutionCache:
             if self.inventory is None:
                 self.open(inventory)
             key = "\x1f".join(components)
-            if key not in self.answers:
+            if key in self.answers:
+                self.answered += 1
+            else:
+                self.resolved += 1
                 try:
                     self.answers[key] = [resolve(chain, inventory), None]
                 except codeautolink.CouldNotResolve as error:
@@ -183,7 +203,14 @@ class ResolutionCache:
         return resolve_location
 
     def save(self, app: Sphinx, env: BuildEnvironment) -> None:
-        """Keep what this build resolved for the next one."""
+        """Keep what this build resolved for the next one, and say how many names the
+        cache answered (the integration test reads that line)."""
+        if self.answered or self.resolved:
+            logger.info(
+                f"code_links: {self.answered} names answered from {self.folder}, "
+                f"{self.resolved} resolved by codeautolink"
+            )
+        self.answered = self.resolved = 0
         if self.unsaved:
             document = {"inventory": self.inventory, "answers": self.answers}
             execution_cache.write_whole(self.path, json.dumps(document))
@@ -348,6 +375,7 @@ def _skip_folded_checks(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, object]:
+    tested_versions.require_tested("sphinx-codeautolink", PATCHED)
     app.setup_extension("sphinx_codeautolink")
     _skip_gallery_pages_in_html_pass(app)
     _cache_codeautolink(app)

@@ -41,7 +41,7 @@ from sphinx.util import logging
 from sphinx.util.console import bold
 from sphinx.util.nodes import extract_messages
 
-from site_build import translation_report
+from site_build import tested_versions, translation_report
 from site_build.config import site_facts, site_url
 from site_build.config.editions import BY_LANGUAGE, EDITIONS, ENGLISH, Edition
 from site_build.config.editions import translation_report as translation_report_path
@@ -404,14 +404,26 @@ def _depend_on_site_catalogue(app: Sphinx, doctree: nodes.document) -> None:
         app.env.note_dependency(str(_site_catalogue(app.config.language)))
 
 
+#: What the Chinese search's fix relies on in Sphinx, and when to remove it.
+CHINESE_SEARCH = "the Chinese search's stemmer name (editions._chinese_search)"
+CHINESE_SEARCH_FIXED = (
+    "if this release has sphinx-doc/sphinx#14416, which fixes sphinx-doc/sphinx#14229, "
+    "remove editions._chinese_search"
+)
+
+
 def _chinese_search() -> type:
     """Sphinx's Chinese search, with its page's stemmer named as it is defined.
 
     Sphinx 9.0.4 ships the English stemmer for Chinese text but calls it by the
     language's name, ``ChineseStemmer``: the search page throws and finds nothing
     (sphinx-doc/sphinx#14229; fixed upstream by #14416, which names the class after
-    its file). The language's name is what Sphinx 9.0.4 builds that class name from.
+    its file, in no release up to the pinned one). The language's name is what Sphinx
+    9.0.4 builds that class name from. Another Sphinx is refused, saying when to remove
+    this; ``tests/test_translations.py`` checks that a Chinese build's search defines
+    the stemmer class it names, and that the pinned Sphinx still needs this.
     """
+    tested_versions.require_tested("sphinx", CHINESE_SEARCH, CHINESE_SEARCH_FIXED)
     from sphinx.search.zh import SearchChinese
 
     class SearchChineseStemmedInEnglish(SearchChinese):
@@ -421,7 +433,8 @@ def _chinese_search() -> type:
 
 
 def setup(app: Sphinx) -> dict[str, object]:
-    app.add_search_language(_chinese_search())
+    chinese = _chinese_search()  # first: its version guard
+    app.add_search_language(chinese)
     if app.config.language != ENGLISH.language:
         _compile_site_catalogue(app.config.language)
     app.add_message_catalog(CATALOG, str(LOCALES))

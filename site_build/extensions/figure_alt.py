@@ -4,6 +4,12 @@ Sphinx-Gallery names a figure after its file ("inplace relu memory") and MyST-NB
 its path, neither of which tells a reader who cannot see the image what it shows. On
 this site the prose right before a figure says what it draws, so that paragraph, in
 the page's language (it is read after the translation), becomes the image's ``alt``.
+
+Sphinx-Gallery's images are nodes of its own, ``sphinx_gallery.directives.imgsgnode``,
+an undocumented class (its scrapers' documented ``alt`` is the figure's title, not the
+prose): ``setup`` refuses any Sphinx-Gallery but the pinned one, and
+``tests/test_small_sites.py`` checks that a gallery page's figure has the paragraph
+before it as its ``alt``.
 """
 
 from __future__ import annotations
@@ -11,12 +17,16 @@ from __future__ import annotations
 from docutils import nodes
 from sphinx.application import Sphinx
 
+from site_build import tested_versions
+
+PATCHED = "figure_alt (it sets the alt of sphinx_gallery.directives.imgsgnode)"
+#: Docutils' image and, once ``setup`` has checked the version, Sphinx-Gallery's, which
+#: is not a docutils image; both carry "alt".
+IMAGES: tuple[type[nodes.Element], ...] = (nodes.image,)
+
 
 def _is_image(node: nodes.Node) -> bool:
-    # Sphinx-Gallery's image node is not a docutils image; both carry "alt".
-    return isinstance(node, nodes.Element) and (
-        isinstance(node, nodes.image) or type(node).__name__ == "imgsgnode"
-    )
+    return isinstance(node, IMAGES)
 
 
 def _in_code_or_output(node: nodes.Node) -> bool:
@@ -41,5 +51,10 @@ def describe_figures(app: Sphinx, doctree: nodes.document, docname: str) -> None
 
 
 def setup(app: Sphinx) -> dict[str, object]:
+    global IMAGES
+    tested_versions.require_tested("sphinx-gallery", PATCHED)
+    from sphinx_gallery.directives import imgsgnode
+
+    IMAGES = (nodes.image, imgsgnode)
     app.connect("doctree-resolved", describe_figures)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

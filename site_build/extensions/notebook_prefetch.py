@@ -13,6 +13,13 @@ process, where Sphinx-Gallery runs the examples meanwhile and swaps process-wide
 Before Sphinx reads the pages, each successful run is stored in MyST-NB's own
 jupyter-cache, so MyST-NB finds every page cached. A page that fails is not stored:
 MyST-NB runs it again when it reads it, and reports the error as it always does.
+
+It calls functions that MyST-NB, MyST-Parser and jupyter-cache do not document
+(``PATCHED``), repeats Sphinx's test of which pages it reads again, and starts kernels
+the way ipykernel's launcher does (``warm_kernel``): ``setup`` refuses any version of
+those but the pinned ones. ``tests/test_small_sites.py`` is the integration test: a page
+runs early, in a kernel that has torch imported already, and MyST-NB finds that run in
+its cache instead of running the page again.
 """
 
 from __future__ import annotations
@@ -27,7 +34,17 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
+from site_build import tested_versions
 from site_build.config import build_command, devices
+
+#: What this extension (with ``warm_kernel``) relies on in each distribution's internals.
+PATCHED = {
+    "myst-nb": "create_nb_reader and create_mystnb_config",
+    "myst-parser": "create_myst_config",
+    "jupyter-cache": "single_nb_execution and the cache's bundles",
+    "ipykernel": "a kernel started as ipykernel_launcher starts it",
+    "sphinx": "which pages Sphinx reads again (env.all_docs, env.config_status)",
+}
 
 logger = logging.getLogger(__name__)
 
@@ -230,6 +247,10 @@ def _store(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, object]:
+    for distribution, internals in PATCHED.items():
+        tested_versions.require_tested(
+            distribution, f"the notebook prefetch (it uses {internals})"
+        )
     _start_kernel_early(app)
     # Before Sphinx-Gallery runs the examples on builder-inited (priority 500).
     app.connect("builder-inited", _start, priority=400)

@@ -3,8 +3,13 @@
 The pages are listed under the base URL (``site_build.config.site_url``), each with its
 address in every edition as an alternate (hreflang). The sitemap is
 written from the whole environment after every build, so an incremental rebuild that
-rewrites no page still leaves a complete sitemap (sphinx-sitemap lists only the pages
-written by the last run: jdillard/sphinx-sitemap#13). A page whose source was removed
+rewrites no page still leaves a complete sitemap. sphinx-sitemap would not do: its
+latest release, 2.9.0, tried on a three-page site, listed after one page was edited
+only that page, its parent, ``genindex`` and ``search``, and after an unchanged
+rebuild only the last two (jdillard/sphinx-sitemap#13, open); it puts every edition
+under a folder named after its language (English at ``en/``, not the root); and its
+alternates are the locale folders' names (``zh-CN``), not each edition's ``hreflang``
+(``zh-Hans``), with none for the page's own edition. A page whose source was removed
 or renamed would stay in the output folder, unlisted and unlinked: after each build,
 every HTML file that no current source or generated page accounts for is deleted.
 """
