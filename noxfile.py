@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 from site_build.config import (  # noqa: E402
     build_command,
     devices,
-    editions,
+    edition_list,
     pip_settings,
     site_url,
 )
@@ -34,7 +34,9 @@ nox.options.default_venv_backend = "uv|venv"
 
 SPHINX_ARGS = build_command.sphinx_args(ROOT)
 #: Every edition's build, English first: it runs the code, the others reuse its runs.
-EDITION_ARGS = [build_command.sphinx_args(ROOT, edition=e) for e in editions.EDITIONS]
+EDITION_ARGS = [
+    build_command.sphinx_args(ROOT, edition=e) for e in edition_list.EDITIONS
+]
 
 
 def _device(session: nox.Session) -> str:
@@ -208,7 +210,7 @@ def translations(session: nox.Session) -> None:
         env=_env("cpu"),
     )  # fmt: skip
     catalogues = []
-    for edition in editions.EDITIONS[1:]:
+    for edition in edition_list.EDITIONS[1:]:
         session.run(
             "sphinx-intl", "update", "-p", str(templates), "-l", edition.language,
             "-d", str(ROOT / "locales"),

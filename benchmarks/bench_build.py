@@ -41,7 +41,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from site_build.config import build_command, editions
+from site_build.config import build_command, edition_list
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -101,7 +101,7 @@ def fresh_setup(site: Path) -> Run:
     return timed([sys.executable, "-m", "nox", "-s", "docs", "tests"], site, environ)
 
 
-def build(site: Path, edition: editions.Edition = editions.ENGLISH) -> Run:
+def build(site: Path, edition: edition_list.Edition = edition_list.ENGLISH) -> Run:
     """Build one edition of the site exactly as ``nox -s docs`` does."""
     return timed(
         [sys.executable, "-m", "sphinx",
@@ -202,7 +202,9 @@ def measure(site: Path, repeats: int) -> dict[str, object]:
         clean(site, keep="nothing")
         colds.append((build(site), example_costs(site)))
         # The other editions, as nox -s docs builds them: after the English one.
-        translated.append([build(site, edition) for edition in editions.EDITIONS[1:]])
+        translated.append(
+            [build(site, edition) for edition in edition_list.EDITIONS[1:]]
+        )
     order = sorted(range(repeats), key=lambda i: colds[i][0].seconds)
     cold, examples = colds[order[len(order) // 2]]
     others = translated[order[len(order) // 2]]
@@ -225,7 +227,7 @@ def measure(site: Path, repeats: int) -> dict[str, object]:
     # (the Chinese build refuses their untranslated sentences), then every edition.
     for path, text in originals.items():
         path.write_text(text, encoding="utf-8")
-    for edition in editions.EDITIONS:
+    for edition in edition_list.EDITIONS:
         build(site, edition)
     tests = timed(
         [sys.executable, "-m", "pytest", "-q",

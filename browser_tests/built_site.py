@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from site_build.config.editions import EDITIONS
+from site_build.config.edition_list import EDITIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "build" / "html"

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from test_search import search_from_home
 
-from site_build.config.editions import CHINESE, ENGLISH
+from site_build.config.edition_list import CHINESE, ENGLISH
 from site_build.english_text import english_runs
 
 ZH = CHINESE.folder + "/"

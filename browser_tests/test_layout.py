@@ -33,7 +33,7 @@ def test_code_and_output_fit_the_column_at_1400_px(
     assert not scrolling, (
         f"{name}: blocks wider than the column, longest lines: {scrolling}"
     )
-    # The lesson in view, its checks folded away (site_build.folded_code).
+    # The lesson in view, its checks folded away (site_build.folding_rule).
     problems = page.evaluate(_LESSON_PROBLEMS)
     assert not problems, f"{name}: visible code that asserts or is too long: {problems}"
 

@@ -21,7 +21,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from site_build.config.editions import EDITIONS, translation_report
+from site_build.config.edition_list import EDITIONS, translation_report
 
 #: What a reader of a report or a build log is told to do next.
 HOW_TO_TRANSLATE = (

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from site_build import translation_check
-from site_build.config.editions import EDITIONS
+from site_build.config.edition_list import EDITIONS
 from site_build.english_text import english_runs, raw_markup
 from site_build.extensions import editions
 

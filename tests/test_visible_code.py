@@ -1,7 +1,7 @@
 """The code a reader sees is the lesson: short lines, no asserts; the checks are folded.
 
 Every page and gallery script still asserts each claim it makes, in blocks folded under
-a ``# Checks`` line (``site_build.folded_code``); what stays in view demonstrates and
+a ``# Checks`` line (``site_build.folding_rule``); what stays in view demonstrates and
 prints.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
-from site_build.folded_code import VISIBLE_LINE_LENGTH, folded_title, split_folded_tail
+from site_build.folding_rule import VISIBLE_LINE_LENGTH, folded_title, split_folded_tail
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted((ROOT / "docs").glob("*.md"))

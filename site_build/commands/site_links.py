@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 from site_build import html_urls
-from site_build.config.editions import EDITIONS
+from site_build.config.edition_list import EDITIONS
 
 _IGNORED_SCHEMES = {"javascript", "data", "blob", "about"}
 _EXTERNAL_SCHEMES = {"http", "https", "mailto", "ftp", "tel"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from site_build.config.editions import ENGLISH, Edition, doctree_dir, html_dir
+from site_build.config.edition_list import ENGLISH, Edition, doctree_dir, html_dir
 
 
 def sphinx_args(

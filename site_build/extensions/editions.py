@@ -1,5 +1,5 @@
 """Sphinx extension: the site's editions, English at the root and Simplified Chinese in
-``zh_CN/``, each a build of the same sources (``site_build.config.editions``).
+``zh_CN/``, each a build of the same sources (``site_build.config.edition_list``).
 
 An edition's prose comes from Sphinx's gettext catalogues under ``locales/`` (one per
 page, updated by ``nox -s translations``); its code, outputs and figures are the English
@@ -36,22 +36,20 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 from sphinx.errors import ConfigError
-from sphinx.locale import get_translation
 from sphinx.util import logging
 from sphinx.util.console import bold
 from sphinx.util.nodes import extract_messages
 
 from site_build import tested_versions, translation_report
 from site_build.config import site_facts, site_url
-from site_build.config.editions import BY_LANGUAGE, EDITIONS, ENGLISH, Edition
-from site_build.config.editions import translation_report as translation_report_path
+from site_build.config.edition_list import BY_LANGUAGE, EDITIONS, ENGLISH, Edition
+from site_build.config.edition_list import translation_report as translation_report_path
 from site_build.english_text import english_runs, raw_markup
+from site_build.site_words import CATALOG, _
 
 logger = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "locales"
-CATALOG = "site"
-_ = get_translation(CATALOG)
 #: Python files whose ``_()`` and ``N_()`` strings are the ``site`` catalogue.
 SITE_MESSAGES = (
     ROOT / "semantics" / "catalogue.py",

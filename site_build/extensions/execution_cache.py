@@ -9,7 +9,6 @@ cache path carries the same key (see ``conf.py``).
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -34,15 +33,6 @@ def refresh(gallery_dir: Path, key: str) -> bool:
     gallery_dir.mkdir(parents=True, exist_ok=True)
     stamp.write_text(key, encoding="utf-8")
     return discarded
-
-
-def write_whole(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: a build cut short leaves no half
-    file for the next build to trust."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(f".{os.getpid()}.tmp")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(path)
 
 
 def notebook_cache(root: Path, key: str) -> Path:

@@ -1,6 +1,6 @@
 """Sphinx extension: fold set-up, checks and drawing code under their first line.
 
-Which blocks fold is decided in ``site_build.folded_code``, for MyST pages and gallery
+Which blocks fold is decided in ``site_build.folding_rule``, for MyST pages and gallery
 pages alike. A folded block becomes a closed ``<details>`` element whose summary is the
 block's first comment line (the code keeps it: sphinx-codeautolink matches each block's
 HTML to its source). A MyST-NB cell's output stays in view below its folded source; a
@@ -18,8 +18,8 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.writers.html5 import HTML5Translator
 
 from site_build.config.site_facts import N_
-from site_build.extensions.editions import _
-from site_build.folded_code import folded_title, split_folded_tail
+from site_build.folding_rule import folded_title, split_folded_tail
+from site_build.site_words import _
 
 CLASS = "folded-code"
 

@@ -20,8 +20,8 @@ from html import escape
 
 from sphinx.application import Sphinx
 
-from site_build.extensions.code_links import is_gallery_page
-from site_build.extensions.editions import _
+from site_build.gallery import is_gallery_page
+from site_build.site_words import _
 
 MEMORY_LINE = re.compile(r"^\*\*Estimated memory usage:\*\*.*\n", re.M)
 

@@ -28,7 +28,7 @@ from sphinx.util.docutils import SphinxRole
 from sphinx.writers.html5 import HTML5Translator
 
 from site_build.config.site_facts import N_
-from site_build.extensions.editions import _
+from site_build.site_words import _
 
 logger = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from xml.etree import ElementTree
 from sphinx.application import Sphinx
 
 from site_build.config import site_url
-from site_build.config.editions import EDITIONS
+from site_build.config.edition_list import EDITIONS
 
 SITEMAP = "sitemap.xml"
 _NAMESPACE = "http://www.sitemaps.org/schemas/sitemap/0.9"

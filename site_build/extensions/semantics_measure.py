@@ -21,8 +21,8 @@ from sphinx.util import logging
 
 from semantics import catalogue, check, measurement
 from semantics.measurement import Measurement
+from site_build.atomic_write import write_whole
 from site_build.config import devices, site_facts
-from site_build.extensions import execution_cache
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ def _measure(app: Sphinx) -> None:
         from semantics import probe
 
         document = probe.report(device_list)
-        execution_cache.write_whole(cached, json.dumps(document))
+        write_whole(cached, json.dumps(document))
     env.semantics_document = document  # type: ignore[attr-defined]
     env.semantics_device_names = site_facts.verified_with()["verified_devices"]  # type: ignore[attr-defined]
     for problem in catalogue.problems():

@@ -35,12 +35,12 @@ from sphinx_design.badges_buttons import create_bdg_classes, sd_badge
 from semantics import catalogue, check
 from semantics.catalogue import FIELDS, N_, Operation
 from semantics.measurement import Measurement
-from site_build.extensions.editions import _
 from site_build.extensions.semantics_measure import (
     JSON_NAME,
     PACKAGE_FILES,
     measured_by_op,
 )
+from site_build.site_words import _
 
 logger = logging.getLogger(__name__)
 #: Marks the matrix's filter box: the pages that have one get its script.

@@ -1,0 +1,16 @@
+"""The site's own words: the gettext catalogue ``site``, and ``_``, which translates a
+message into the edition being built.
+
+The build writes some text itself: the matrix's headings and badges, the verdicts, the
+folded code's summaries, the footer. The extensions that write it mark it with ``_``
+(translated when it is written) or ``N_`` (``site_build.config.site_facts``: marked
+only, translated later); ``site_build.extensions.editions`` registers the catalogue
+and extracts its messages into ``locales/<language>/LC_MESSAGES/site.po``.
+"""
+
+from __future__ import annotations
+
+from sphinx.locale import get_translation
+
+CATALOG = "site"
+_ = get_translation(CATALOG)
