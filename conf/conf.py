@@ -44,6 +44,7 @@ extensions = [
     "site_build.extensions.publishing",
     "site_build.extensions.semantics_pages",
     "site_build.extensions.editions",
+    "site_build.extensions.slowest_code",
 ]
 
 root_doc = "index"

@@ -118,6 +118,11 @@ def test_a_site_publishes_its_measurements_reruns_only_what_changed_names_a_brok
     assert "runs.md: Executing notebook early, in a preloaded kernel" in output, output
     assert "runs.md: Using cached notebook" in output, output
     assert "Executing notebook using" not in output, output
+    # The log ends naming the slowest code, the page and the scripts among it.
+    slowest = re.search(r"slowest to run, as last run: (.*)", output)
+    assert slowest, output[-3000:]
+    assert "docs/runs.md" in slowest[1], slowest[1]
+    assert "examples/" in slowest[1], slowest[1]
     # In a kernel forked from the process that had imported torch (warm_kernel).
     assert small_site.PRELOADED in (site / "runs.html").read_text(), "not preloaded"
     # code_links' wrappers saw every name and page codeautolink linked.
