@@ -2,7 +2,8 @@
 
 Every request the browser makes is recorded (build/browser/requests.txt, joined from
 each pytest-xdist worker's part when the session ends). A test fails
-when its pages ask any host but 127.0.0.1 for anything (such a request is blocked, so
+when its pages ask any host but 127.0.0.1 for anything (Chromium itself resolves every
+other host name and address to nothing, so such a request fails before it is sent and
 nothing leaves the machine), when a request fails or answers with an error status it
 did not expect, and when a page logs a console error or throws.
 """
@@ -12,7 +13,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -20,14 +20,8 @@ from urllib.parse import urlsplit
 
 import built_site
 import pytest
-from playwright.sync_api import (
-    BrowserContext,
-    ConsoleMessage,
-    Page,
-    Request,
-    Response,
-    Route,
-)
+from page_traffic import HOST, Traffic, watch
+from playwright.sync_api import BrowserContext, Page, Response
 
 # Debian's package: Playwright's own browser download cannot reach its host here.
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -39,9 +33,12 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # Every host but the test server is unknown: a request for one fails in Chromium's
+    # own resolver, IP addresses and "localhost" included, and never reaches a network.
+    # (A Playwright route would do it too, but costs a round trip to Python per
+    # request and turns the HTTP cache off.)
+    f"--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE {HOST}",
 ]
-HOST = "127.0.0.1"
-_LOCAL_SCHEMES = {"data", "blob", "about"}
 
 
 class _SiteHandler(SimpleHTTPRequestHandler):
@@ -114,51 +111,6 @@ def browser_context_args(browser_context_args: dict) -> dict:
     }
 
 
-def is_local(url: str) -> bool:
-    """Tell whether a request stays on this machine's test server."""
-    parts = urlsplit(url)
-    return parts.scheme in _LOCAL_SCHEMES or (
-        parts.scheme == "http" and parts.hostname == HOST
-    )
-
-
-@dataclass
-class Traffic:
-    """What the browser did while one test ran."""
-
-    requests: list[str] = field(default_factory=list)
-    outside: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    expected_status: dict[str, int] = field(default_factory=dict)
-
-    def expect_status(self, url: str, status: int) -> None:
-        """Let one URL answer with an error status (the 404 page's own test)."""
-        self.expected_status[url] = status
-
-    def on_response(self, response: Response) -> None:
-        expected = self.expected_status.get(response.url)
-        if response.status >= 400 and response.status != expected:
-            self.failed.append(f"{response.url}: HTTP {response.status}")
-
-    def on_request_failed(self, request: Request) -> None:
-        self.failed.append(f"{request.url}: {request.failure}")
-
-    def on_console(self, message: ConsoleMessage) -> None:
-        where = message.location.get("url", "")
-        if message.type == "error" and where not in self.expected_status:
-            self.errors.append(
-                f"console error on {message.page.url if message.page else where}: {message.text}"
-            )
-
-    def problems(self) -> list[str]:
-        return (
-            [f"request to another host: {url}" for url in self.outside]
-            + [f"failed request: {item}" for item in self.failed]
-            + self.errors
-        )
-
-
 _ALL_REQUESTS: list[str] = []
 _CALL_FAILED = pytest.StashKey[bool]()
 
@@ -172,25 +124,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
 
 
 @pytest.fixture(autouse=True)
-def traffic(
-    context: BrowserContext, request: pytest.FixtureRequest
-) -> Iterator[Traffic]:
-    """Record every request of the test's browser context and fail on any problem."""
-    seen = Traffic()
+def traffic(request: pytest.FixtureRequest) -> Iterator[Traffic | None]:
+    """Record every request of the test's browser context and fail on any problem.
 
-    def route(route: Route) -> None:
-        if is_local(route.request.url):
-            route.continue_()
-        else:
-            seen.outside.append(route.request.url)
-            route.abort("blockedbyclient")
-
-    context.route("**/*", route)
-    context.on("request", lambda r: seen.requests.append(f"{r.method} {r.url}"))
-    context.on("response", seen.on_response)
-    context.on("requestfailed", seen.on_request_failed)
-    context.on("console", seen.on_console)
-    context.on("weberror", lambda e: seen.errors.append(f"uncaught error: {e.error}"))
+    A test without a page (or a context of its own) has nothing to watch: it gets no
+    browser context, which would cost it one.
+    """
+    if "context" not in request.fixturenames:
+        yield None
+        return
+    context: BrowserContext = request.getfixturevalue("context")
+    seen = watch(context)
     yield seen
     _ALL_REQUESTS.extend([f"# {request.node.nodeid}", *seen.requests])
     problems = "\n".join(seen.problems())
@@ -201,18 +145,28 @@ def traffic(
         assert not problems, f"the browser saw:\n{problems}"
 
 
-def visit(page: Page, path: str) -> Response:
-    """Open a page of the site, relative to its root, and wait until it stops loading."""
+def visit(page: Page, path: str, *, idle: bool = False) -> Response:
+    """Open a page of the site, relative to its root, and wait until it has loaded.
+
+    That is its ``load`` event (every image, style sheet and script of the page) and
+    its fonts: enough to measure its layout and use its scripts. ``idle`` waits on
+    until the network falls silent (half a second without a request), so that requests
+    made after the ``load`` event are seen in the test that made them: every page is
+    opened so once, in test_every_page.py.
+    """
     response = page.goto(path)
     assert response is not None, f"no response for {path}"
     assert response.ok, f"{path} answered HTTP {response.status}"
-    page.wait_for_load_state("networkidle")
+    if idle:
+        page.wait_for_load_state("networkidle")
+    page.evaluate("document.fonts.ready.then(() => undefined)")
     return response
 
 
 @pytest.fixture
 def open_page(page: Page):
-    """Open a page of the site by its path (``gallery/clone.html``) and wait for it."""
+    """Open a page of the site by its path (``gallery/clone.html``) and wait for it;
+    ``idle=True`` waits until the network falls silent too."""
     return partial(visit, page)
 
 
@@ -222,6 +176,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="also photograph every page whole, under build/screenshots/",
     )
+
+
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """Skip the screenshots unless asked for, before a browser context opens for each."""
+    if config.getoption("--screenshots"):
+        return
+    skip = pytest.mark.skip(
+        reason="whole-page screenshots are taken on request: "
+        "nox -s browser -- --screenshots"
+    )
+    for item in items:
+        if item.get_closest_marker("screenshots"):
+            item.add_marker(skip)
 
 
 def _worker() -> str | None:
@@ -234,6 +203,9 @@ def _request_log_parts() -> list[Path]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "screenshots: a whole-page screenshot, taken only with --screenshots"
+    )
     if _worker() is None:  # before any worker starts: no part left from an old run
         for part in _request_log_parts():
             part.unlink()

@@ -1,4 +1,8 @@
-"""The header is one row, and a link's target lands below it, where the reader sees it."""
+"""The header is one row, and a link's target lands below it, where the reader sees it.
+
+That every in-page link of every page lands below the header is checked in
+test_every_page.py.
+"""
 
 from __future__ import annotations
 
@@ -19,30 +23,6 @@ _HEADER_ITEMS = """() => [...document.querySelectorAll('header.bd-header a, head
     .map(box => ({centre: box.top + box.height / 2, height: box.height}))"""
 
 
-# Jump to each in-page link of the page in turn (as a click does, through the URL's
-# fragment) and report the targets whose top is hidden under the header or off screen.
-_HIDDEN_TARGETS = """async (hrefs) => {
-    const header = document.querySelector('header.bd-header');
-    const hidden = [];
-    for (const href of hrefs) {
-        const id = decodeURIComponent(href.slice(1));
-        const target = document.getElementById(id);
-        if (!target || !target.checkVisibility()) continue;
-        location.hash = href;
-        await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-        const top = target.getBoundingClientRect().top;
-        const below = header.getBoundingClientRect().bottom;
-        if (top < below - 1 || top > window.innerHeight) {
-            hidden.push(`${href}: top ${Math.round(top)} px, header ends at ${below} px`);
-        }
-    }
-    return hidden;
-}"""
-
-_IN_PAGE_LINKS = """() => [...new Set([...document.querySelectorAll('a[href^="#"]')]
-    .map(a => a.getAttribute('href')).filter(h => h.length > 1))]"""
-
-
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_header_is_one_row(page: Page, open_page, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 900})
@@ -53,16 +33,6 @@ def test_the_header_is_one_row(page: Page, open_page, width: int) -> None:
         assert max(centres) - min(centres) < min(item["height"] for item in items), (
             f"{name} at {width} px: the header's items sit on several rows: {items}"
         )
-
-
-@pytest.mark.parametrize("name", built_site.pages())
-def test_every_in_page_link_lands_below_the_header(
-    page: Page, open_page, name: str
-) -> None:
-    page.set_viewport_size({"width": 1400, "height": 900})
-    open_page(name)
-    hidden = page.evaluate(_HIDDEN_TARGETS, page.evaluate(_IN_PAGE_LINKS))
-    assert not hidden, f"{name}: targets hidden after the jump: {hidden}"
 
 
 def test_links_from_the_home_table_land_on_their_row(page: Page, open_page) -> None:

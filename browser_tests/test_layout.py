@@ -1,72 +1,13 @@
-"""Code and output fit the column on a laptop, and no page scrolls sideways on a phone."""
+"""Printed output, links around code, titles and folded checks look as they should.
+
+The checks of every page's layout (code fits the column, nothing scrolls sideways on a
+phone) are in test_every_page.py.
+"""
 
 from __future__ import annotations
 
-import built_site
 import pytest
 from playwright.sync_api import Page
-
-# The first line of each visible code or output block that scrolls sideways.
-_SCROLLING_BLOCKS = """() => [...document.querySelectorAll('main pre')]
-    .filter(pre => pre.checkVisibility() && pre.scrollWidth > pre.clientWidth + 1)
-    .map(pre => pre.innerText.split('\\n').reduce(
-        (a, line) => line.length > a.length ? line : a, '').slice(0, 90))"""
-
-# Lines of visible Python code (not printed output) that assert or run past 79 columns.
-_LESSON_PROBLEMS = """() => [...document.querySelectorAll(
-        'main .cell_input pre, main div.highlight-Python pre, main div.highlight-python pre')]
-    .filter(pre => pre.checkVisibility())
-    .flatMap(pre => pre.innerText.split('\\n'))
-    .filter(line => /^\\s*assert\\b/.test(line) || line.length > 79)"""
-
-# How far the page itself reaches past the right edge of the window.
-_PAGE_OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
-
-
-@pytest.mark.parametrize("name", built_site.pages())
-def test_code_and_output_fit_the_column_at_1400_px(
-    page: Page, open_page, name: str
-) -> None:
-    page.set_viewport_size({"width": 1400, "height": 900})
-    open_page(name)
-    scrolling = page.evaluate(_SCROLLING_BLOCKS)
-    assert not scrolling, (
-        f"{name}: blocks wider than the column, longest lines: {scrolling}"
-    )
-    # The lesson in view, its checks folded away (site_build.folding_rule).
-    problems = page.evaluate(_LESSON_PROBLEMS)
-    assert not problems, f"{name}: visible code that asserts or is too long: {problems}"
-
-
-@pytest.mark.parametrize("name", built_site.pages())
-def test_no_page_scrolls_sideways_on_a_phone(page: Page, open_page, name: str) -> None:
-    page.set_viewport_size({"width": 390, "height": 844})
-    open_page(name)
-    overflow = page.evaluate(_PAGE_OVERFLOW)
-    assert overflow <= 0, f"{name} reaches {overflow} px past a 390 px screen"
-
-
-# The previous/next links at the foot of the page whose text is cut: by the link's own
-# edge (it hides what overflows it) or by the screen's.
-_CUT_PREV_NEXT = """() => [...document.querySelectorAll('.prev-next-area a')].flatMap(a => {
-    const text = a.innerText.replace(/\\s+/g, ' ').trim();
-    const box = a.getBoundingClientRect();
-    return [
-        ...(a.scrollWidth > a.clientWidth + 1 ? [`${text}: cut at its edge`] : []),
-        ...(box.left < 0 || box.right > innerWidth + 1 ? [`${text}: off screen`] : []),
-    ];
-})"""
-
-
-@pytest.mark.parametrize("name", built_site.pages())
-def test_previous_and_next_links_are_whole_on_a_phone(
-    page: Page, open_page, name: str
-) -> None:
-    page.set_viewport_size({"width": 390, "height": 844})
-    open_page(name)
-    cut = page.evaluate(_CUT_PREV_NEXT)
-    assert not cut, f"{name} at 390 px: {cut}"
-
 
 # Links around code with an underscore, and how far below the text their underline is.
 _UNDERLINED_CODE = """() => [...document.querySelectorAll('main a')]
