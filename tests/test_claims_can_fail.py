@@ -238,6 +238,8 @@ PAGES = [
     ("indexed-writes.md", UNBIND_SELECTS),
     ("saving.md", SAVE_CLONES),
     ("saving.md", SAVE_FILE_RESOLVES_BITS),
+    ("warnings.md", FROM_NUMPY_COPIES),
+    ("warnings.md", OUT_RESIZE_ALWAYS_NEW),
     ("modules.md", MODULE_TO_COPIES),
     ("modules.md", CONVERSIONS_OVERWRITE),
     ("processes.md", SHARE_MEMORY_DOES_NOTHING),
