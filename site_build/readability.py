@@ -24,7 +24,9 @@ from site_build.extensions.answers import word_count
 MAX_SENTENCE_WORDS = 40
 MAX_PARAGRAPH_WORDS = 100
 #: Pages of docs/ that route the reader rather than teach: prose limits only, no answers.
-NOT_NARRATIVE = frozenset({"index", "reference", "glossary", "explanations"})
+NOT_NARRATIVE = frozenset(
+    {"index", "reference", "glossary", "explanations", "questions"}
+)
 
 #: Elements whose text is not prose, by tag or class.
 NOT_PROSE_TAGS = {"table", "pre", "details", "script", "style", "nav", "figure"}
