@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from sphinx.application import Sphinx
+from sphinx.util.docutils import docutils_namespace
 
 from site_build.extensions.myth_verdicts import VERDICTS
 
@@ -93,17 +94,20 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
         encoding="utf-8",
     )
     warnings = StringIO()
-    app = Sphinx(
-        str(source),
-        str(source),
-        str(root / "html"),
-        str(root / "doctrees"),
-        "html",
-        status=None,
-        warning=warnings,
-        freshenv=True,
-    )
-    app.build()
+    # Sphinx registers its roles and nodes in docutils for the whole process: undone
+    # afterwards, so that other tests' docutils parsing never meets them.
+    with docutils_namespace():
+        app = Sphinx(
+            str(source),
+            str(source),
+            str(root / "html"),
+            str(root / "doctrees"),
+            "html",
+            status=None,
+            warning=warnings,
+            freshenv=True,
+        )
+        app.build()
     return root / "html", warnings.getvalue()
 
 
