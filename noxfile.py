@@ -174,9 +174,11 @@ def browser(session: nox.Session) -> None:
         "pytest", "browser_tests",
         # One Chromium per core, each worker with its own server of the same files.
         *build_command.browser_pytest_args(),
-        # A failing test leaves its trace and a screenshot here; emptied each run.
+        # A failing test leaves a screenshot here; emptied each run. Traces cost a
+        # fifth of the run, recorded for every test: ask for them when debugging
+        # (nox -s browser -- --tracing retain-on-failure).
         "--output", str(BUILD / "playwright"),
-        "--tracing", "retain-on-failure", "--screenshot", "only-on-failure",
+        "--screenshot", "only-on-failure",
         *session.posargs,
         env={**_env(device), "CHROMIUM": chromium},
     )  # fmt: skip

@@ -148,6 +148,8 @@ html_last_updated_fmt = None
 html_show_sourcelink = False
 html_theme_options = {
     "navbar_align": "left",
+    # Four links and "More": six in a row would wrap the header at 1000 px.
+    "header_links_before_dropdown": 4,
     "show_prev_next": True,
     "footer_start": ["copyright", "verified-with"],
     "footer_end": ["sphinx-version", "theme-version"],
