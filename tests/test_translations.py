@@ -204,22 +204,24 @@ def test_a_chinese_build_shows_a_message_without_translation_in_english_marked(
     assert f"var {stemmer[1]}=" in script, f"{stemmer[1]} is named but not defined"
 
 
+def _coverage_check(build: Path) -> subprocess.CompletedProcess:
+    """Run the coverage check on the reports of the build in ``build``."""
+    return subprocess.run(
+        [sys.executable, "-m", "site_build.translation_report", str(build)],
+        capture_output=True, text=True, check=False, cwd=ROOT,
+    )  # fmt: skip
+
+
 def test_the_coverage_check_fails_naming_each_message_left_in_english(
     tmp_path: Path,
 ) -> None:
     _chinese_build(tmp_path)
-    check = subprocess.run(
-        [sys.executable, "-m", "site_build.translation_report", str(tmp_path / "out")],
-        capture_output=True, text=True, check=False, cwd=ROOT,
-    )  # fmt: skip
+    check = _coverage_check(tmp_path / "out")
     assert check.returncode == 1, check.stdout + check.stderr
     assert "index.md:5: 'A second sentence left out.'" in check.stdout, check.stdout
     translated = 'msgid "A second sentence left out."\nmsgstr "第二句。"\n'
     assert _chinese_build(tmp_path, translated).returncode == 0
-    check = subprocess.run(
-        [sys.executable, "-m", "site_build.translation_report", str(tmp_path / "out")],
-        capture_output=True, text=True, check=False, cwd=ROOT,
-    )  # fmt: skip
+    check = _coverage_check(tmp_path / "out")
     assert check.returncode == 0, check.stdout
     assert "zh_CN: 3 of 3 messages translated (100 %)" in check.stdout
 
