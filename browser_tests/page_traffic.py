@@ -34,6 +34,9 @@ class Traffic:
     # how many times it had when each of its other requests was made.
     _navigations: dict[Frame, int] = field(default_factory=dict)
     _made_at: dict[Request, tuple[Frame, int]] = field(default_factory=dict)
+    # Requests Chromium cancelled: judged when the test ends, once every navigation
+    # has been seen (one to about:blank makes no request, only a frame event).
+    _aborted: list[Request] = field(default_factory=list)
 
     def expect_status(self, url: str, status: int) -> None:
         """Let one URL answer with an error status (the 404 page's own test)."""
@@ -52,6 +55,9 @@ class Traffic:
         else:
             self._made_at[request] = (frame, self._navigations.get(frame, 0))
 
+    def on_frame_navigated(self, frame: Frame) -> None:
+        self._navigations[frame] = self._navigations.get(frame, 0) + 1
+
     def _page_was_left(self, request: Request) -> bool:
         """Whether the document that made ``request`` has been left since: Chromium
         then cancels what it still loads (as a favicon asked for after ``load``)."""
@@ -66,8 +72,9 @@ class Traffic:
     def on_request_failed(self, request: Request) -> None:
         if not is_local(request.url):
             return  # another host's request fails: reported as outside
-        if request.failure == "net::ERR_ABORTED" and self._page_was_left(request):
-            return  # not the site's failure: the test went on to the next page
+        if request.failure == "net::ERR_ABORTED":
+            self._aborted.append(request)
+            return
         self.failed.append(f"{request.url}: {request.failure}")
 
     def on_console(self, message: ConsoleMessage) -> None:
@@ -78,9 +85,16 @@ class Traffic:
             )
 
     def problems(self) -> list[str]:
+        # A cancelled request is no failure of the site when the test went on to
+        # another page, which cancels what the old one still loads.
+        cancelled = [
+            f"{request.url}: {request.failure}"
+            for request in self._aborted
+            if not self._page_was_left(request)
+        ]
         return (
             [f"request to another host: {url}" for url in self.outside]
-            + [f"failed request: {item}" for item in self.failed]
+            + [f"failed request: {item}" for item in [*self.failed, *cancelled]]
             + self.errors
         )
 
@@ -93,4 +107,7 @@ def watch(context: BrowserContext) -> Traffic:
     context.on("requestfailed", seen.on_request_failed)
     context.on("console", seen.on_console)
     context.on("weberror", lambda e: seen.errors.append(f"uncaught error: {e.error}"))
+    for page in context.pages:
+        page.on("framenavigated", seen.on_frame_navigated)
+    context.on("page", lambda page: page.on("framenavigated", seen.on_frame_navigated))
     return seen

@@ -114,11 +114,13 @@ def test_a_request_cut_off_by_leaving_the_page_is_no_failure_of_the_site(
             page.goto("index.html")
             page.evaluate(_ASK_AND_WAIT, [slow + "?left", False])
             page.goto("views.html")  # leaves the request to /slow?left unanswered
-            left = list(seen.failed)
+            left = seen.problems()
             page.evaluate(_ASK_AND_WAIT, [slow + "?cancelled", True])
             page.wait_for_timeout(300)
         finally:
             context.close()
     assert asked[:2] == ["/slow?left", "/slow?cancelled"], asked
     assert left == [], "a request the test cut off by leaving the page is reported"
-    assert seen.failed == [f"{slow}?cancelled: net::ERR_ABORTED"], seen.failed
+    assert seen.problems() == [f"failed request: {slow}?cancelled: net::ERR_ABORTED"], (
+        seen.problems()
+    )
