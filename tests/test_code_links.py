@@ -3,6 +3,8 @@ of inventories and installed packages, and a page is linked again only when it c
 
 from __future__ import annotations
 
+import contextlib
+import importlib.metadata
 import itertools
 import logging
 from pathlib import Path
@@ -71,14 +73,28 @@ def test_other_inventories_resolve_again(tmp_path: Path) -> None:
 
 def test_other_installed_packages_resolve_again(tmp_path: Path) -> None:
     resolve_twice(tmp_path, "torch", "Tensor", "clone")
-    code_links._installed_packages.cache_clear()
-    original = code_links._installed_packages
-    try:
-        code_links._installed_packages = lambda: "torch==9.9.9"  # type: ignore[assignment]
+    with other_packages():
         _, asked = resolve_twice(tmp_path, "torch", "Tensor", "clone")
+    assert asked == [("torch", "Tensor", "clone")]
+
+
+@contextlib.contextmanager
+def other_packages():
+    """As if another set of packages were installed."""
+    original = code_links._installed_packages
+    code_links._environment_digest.cache_clear()
+    try:
+        code_links._installed_packages = lambda: "torch-9.9.9.dist-info"  # type: ignore[assignment]
+        yield
     finally:
         code_links._installed_packages = original
-    assert asked == [("torch", "Tensor", "clone")]
+        code_links._environment_digest.cache_clear()
+
+
+def test_the_installed_packages_are_named_with_their_versions() -> None:
+    installed = code_links._installed_packages().splitlines()
+    torch_version = importlib.metadata.version("torch")
+    assert f"torch-{torch_version}.dist-info" in installed, installed[:20]
 
 
 def test_names_from_this_project_are_never_cached(tmp_path: Path) -> None:
@@ -93,6 +109,71 @@ def test_codeautolink_still_has_the_resolver_this_wraps() -> None:
 
     assert callable(codeautolink.resolve_location)
     assert callable(codeautolink.resolve.closest_module)
+    assert callable(codeautolink.block.parse_names)
+
+
+#: Code with every kind of name codeautolink's parser returns: imports, attributes,
+#: calls, a walrus and a loop (the last three break chains with enumeration members).
+PARSED_CODE = """\
+import torch
+from torch import nn
+x = torch.zeros(2).clone()
+if (y := nn.Linear(2, 2)) is not None:
+    for p in y.parameters():
+        p.detach()
+"""
+
+
+def parse_in_two_builds(folder: Path, *sources: str, warn: bool = False):
+    """Parse ``sources`` as codeautolink would while reading one page, in two builds;
+    return each build's names and how many sources the real parser saw."""
+    from sphinx_codeautolink.parse import parse_names
+
+    calls = []
+
+    def parser(source: str, node: object) -> list[Name]:
+        calls.append(source)
+        if warn:
+            logging.getLogger("sphinx.sphinx_codeautolink").warning("parse warning")
+        return parse_names(source, node)
+
+    builds = []
+    for _ in range(2):
+        cache = code_links.ParsedNameCache(folder)
+        wrapped = cache.wrap(parser)
+        app = SimpleNamespace(env=SimpleNamespace(docname="page"))
+        cache.begin(app, None)  # type: ignore[arg-type]
+        builds.append([wrapped(source, None) for source in sources])
+        cache.end(app, None)  # type: ignore[arg-type]
+    return builds, len(calls)
+
+
+def test_a_block_is_parsed_once_across_builds_to_the_same_names(tmp_path: Path) -> None:
+    (first, second), parsed = parse_in_two_builds(tmp_path, PARSED_CODE)
+    assert parsed == 1
+    assert first == second
+    # The linked pages' cache keys on the names' text: it must not change either.
+    assert repr(first) == repr(second)
+    assert any(code_links.NameBreak.call in n.import_components for n in first[0])
+
+
+def test_a_block_whose_parsing_warned_is_parsed_again(tmp_path: Path) -> None:
+    _, parsed = parse_in_two_builds(tmp_path, PARSED_CODE, warn=True)
+    assert parsed == 2
+
+
+def test_other_installed_packages_parse_again(tmp_path: Path) -> None:
+    parse_in_two_builds(tmp_path, PARSED_CODE)
+    with other_packages():
+        _, parsed = parse_in_two_builds(tmp_path, PARSED_CODE)
+    assert parsed == 1
+
+
+def test_a_page_keeps_only_the_blocks_it_still_has(tmp_path: Path) -> None:
+    parse_in_two_builds(tmp_path, PARSED_CODE, "import numpy")
+    parse_in_two_builds(tmp_path, "import numpy")
+    (kept,) = tmp_path.glob("*.json")
+    assert "torch" not in kept.read_text(encoding="utf-8")
 
 
 class Linker:

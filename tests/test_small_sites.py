@@ -56,15 +56,18 @@ def _check_matrix_rows(site: Path, torch_device: str) -> None:
         assert "needs a CUDA device; this build ran on cpu." in html
 
 
-#: code_links' line at the end of each build's reading.
+#: code_links' lines at the end of each build's reading.
 CODE_LINKS = re.compile(r"code_links: (\d+) names answered from \S+, (\d+) resolved by")
+PARSED = re.compile(
+    r"code_links: (\d+) code blocks' names answered from \S+, (\d+) parsed"
+)
 
 
-def _names(output: str) -> tuple[int, int]:
-    """How many names code_links answered from its cache and how many codeautolink
-    resolved, in a build."""
-    found = CODE_LINKS.findall(output)
-    assert len(found) == 1, f"code_links said {len(found)} times what it answered"
+def _names(output: str, line: re.Pattern = CODE_LINKS) -> tuple[int, int]:
+    """How many names (or blocks' names) code_links answered from its cache and how
+    many codeautolink resolved (or parsed), in a build."""
+    found = line.findall(output)
+    assert len(found) == 1, f"code_links said {len(found)} times: {line.pattern}"
     return int(found[0][0]), int(found[0][1])
 
 
@@ -128,6 +131,8 @@ def test_a_site_publishes_its_measurements_reruns_only_what_changed_names_a_brok
     # code_links' wrappers saw every name and page codeautolink linked.
     _, resolved = _names(output)
     assert resolved > 0, "codeautolink resolved no name through code_links"
+    _, parsed = _names(output, PARSED)
+    assert parsed > 0, "codeautolink parsed no block through code_links"
     linked = _linked_pages(tmp_path)
     assert linked, "no page's linked code was kept"
     unchanged = small_site.build(tmp_path)
@@ -154,6 +159,9 @@ def test_a_site_publishes_its_measurements_reruns_only_what_changed_names_a_brok
     answered, resolved = _names(output)
     assert resolved == 0, f"the rebuild resolved {resolved} names again"
     assert answered > 0, "the rebuild answered no name from code_links' cache"
+    answered, parsed = _names(output, PARSED)
+    assert parsed == 0, f"the page read again had {parsed} blocks parsed again"
+    assert answered > 0, "the page read again took no block's names from the cache"
 
     # Under another PyTorch or device (another execution key), nothing recorded under
     # the old one is shown: the gallery's outputs are thrown away, and every example

@@ -18,15 +18,22 @@ kept under a key of everything codeautolink's HTML pass reads (the page's code b
 as HTML and as source, the names in them and where they link), unless the pass warned;
 the pass is given the code blocks alone, which every edition of a page shares.
 
+Parsing the code is the other slow part: codeautolink parses each block together with
+all the code before it on the page, about a quarter of a full build. What it finds in a
+block depends only on that text and the installed packages, so it is kept per page, under
+a digest of the text, in a file keyed like the answers; a block whose parsing warned is
+parsed again every time, so that the warning comes again.
+
 Folded checks and drawing code are not linked at all: codeautolink parses each block
 together with all the code before it on the page, a cost that grows with the square of
 the code, and the checks are about half of it.
 
-The caching replaces two functions of codeautolink's (``PATCHED``), which works only
-while codeautolink looks them up in its module at each call: ``setup`` refuses any
+The caching replaces three functions of codeautolink's (``PATCHED``), which works only
+while codeautolink looks them up in its modules at each call: ``setup`` refuses any
 version of it but the pinned one. ``tests/test_small_sites.py`` is the integration
-test: a rebuild answers every name from the cache (the line this logs says how many),
-and a page read again takes its links from the cache without rewriting it.
+test: a rebuild answers every name and every block's parse from the caches (the lines
+this logs say how many), and a page read again takes its links from the cache without
+rewriting it.
 """
 
 from __future__ import annotations
@@ -35,10 +42,10 @@ import builtins
 import dataclasses
 import functools
 import hashlib
-import importlib.metadata
 import importlib.util
 import json
 import logging
+import os
 import re
 import sys
 import sysconfig
@@ -47,12 +54,14 @@ from pathlib import Path
 
 import sphinx_codeautolink
 import sphinx_codeautolink.extension as codeautolink
+import sphinx_codeautolink.extension.block as codeautolink_block
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
 from sphinx.util import logging as sphinx_logging
 from sphinx_codeautolink.extension.directive import SkipMarker
+from sphinx_codeautolink.parse import LinkContext, Name, NameBreak
 
 from site_build import tested_versions
 from site_build.atomic_write import write_whole
@@ -62,8 +71,8 @@ from site_build.gallery import is_gallery_page
 logger = sphinx_logging.getLogger(__name__)
 #: What this extension replaces or re-registers in sphinx-codeautolink.
 PATCHED = (
-    "code_links (it replaces sphinx_codeautolink.extension.resolve_location and "
-    "link_html, and re-registers SphinxCodeAutoLink.apply_links)"
+    "code_links (it replaces sphinx_codeautolink.extension.resolve_location, link_html "
+    "and block.parse_names, and re-registers SphinxCodeAutoLink.apply_links)"
 )
 
 SKIP_FILE = ".. autolink-skip:: file\n\n"
@@ -115,12 +124,28 @@ def _skip_gallery_pages_in_html_pass(app: Sphinx) -> None:
 
 @functools.cache
 def _installed_packages() -> str:
-    return "\n".join(
-        sorted(
-            f"{dist.metadata['Name']}=={dist.version}"
-            for dist in importlib.metadata.distributions()
-        )
-    )
+    """Every installed distribution, by its metadata folder's name.
+
+    The folder's name holds the distribution's name and version (the packaging
+    specification's ``{name}-{version}.dist-info``): listing the folders is a hundredth
+    of the time that reading every distribution's metadata takes.
+    """
+    found = set()
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:  # a zip file or a folder that is not there
+            continue
+        found.update(n for n in names if n.endswith((".dist-info", ".egg-info")))
+    return "\n".join(sorted(found))
+
+
+@functools.cache
+def _environment_digest() -> str:
+    """What codeautolink's answers depend on besides its input: Python and the packages
+    installed."""
+    digest = hashlib.sha256(f"{sys.version}\n{_installed_packages()}".encode())
+    return digest.hexdigest()[:16]
 
 
 @functools.cache
@@ -154,8 +179,7 @@ class ResolutionCache:
 
     @functools.cached_property
     def path(self) -> Path:
-        digest = hashlib.sha256(f"{sys.version}\n{_installed_packages()}".encode())
-        return self.folder / f"{digest.hexdigest()[:16]}.json"
+        return self.folder / f"{_environment_digest()}.json"
 
     def open(self, inventory: dict[str, str]) -> None:
         """Load the answers kept for these inventories."""
@@ -221,6 +245,139 @@ class _Warnings(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.seen = True
+
+
+class ParsedNameCache:
+    """The names codeautolink's parser found in each code block of a page, kept in one
+    file per page under a digest of the text it parsed (the block and all the code
+    before it on the page).
+
+    A page is read in one process, from its ``doctree-read`` to the next page's, so each
+    process keeps the page it reads; what each page took from the file is noted in the
+    environment, which Sphinx brings back from the processes that read in parallel.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.document: str | None = None
+        self.kept: dict[str, list[list]] = {}  # the page's file: digest -> names
+        self.used: dict[str, list[list]] = {}  # what this reading asked for
+        self.answered = self.parsed = 0
+        self.reading: set[str] = set()
+
+    def path(self, document: str) -> Path:
+        return (
+            self.folder / f"{hashlib.sha256(document.encode()).hexdigest()[:16]}.json"
+        )
+
+    def begin(self, app: Sphinx, doctree: nodes.document) -> None:
+        """Before codeautolink reads a page's code: open the page's file."""
+        self.document = app.env.docname
+        try:
+            kept = json.loads(self.path(self.document).read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # none yet, or cut short: parse again
+            kept = {}
+        same = kept.get("key") == _environment_digest()
+        self.kept = kept.get("blocks", {}) if same else {}
+        self.used = {}
+        self.answered = self.parsed = 0
+
+    def end(self, app: Sphinx, doctree: nodes.document) -> None:
+        """After codeautolink read the page's code: keep what it parsed, and only the
+        blocks the page still has."""
+        if self.document is None:
+            return
+        if self.used != self.kept:
+            document = {"key": _environment_digest(), "blocks": self.used}
+            write_whole(self.path(self.document), json.dumps(document))
+        counts = getattr(app.env, "code_links_parsed", {})
+        counts[self.document] = (self.answered, self.parsed)
+        app.env.code_links_parsed = counts  # type: ignore[attr-defined]
+        self.document = None
+
+    def wrap(self, parse_names: Callable[..., list[Name]]) -> Callable[..., list[Name]]:
+        """Return ``parse_names`` answering from, and adding to, the page's file."""
+
+        def cached_parse_names(source: str, doctree_node: object) -> list[Name]:
+            if self.document is None:  # not while a page is read: nothing to key it by
+                return parse_names(source, doctree_node)
+            digest = hashlib.sha256(source.encode()).hexdigest()
+            if digest in self.kept:
+                self.answered += 1
+                self.used[digest] = self.kept[digest]
+                return [_name(fields) for fields in self.kept[digest]]
+            warnings = _Warnings()
+            codeautolink_logger = logging.getLogger("sphinx.sphinx_codeautolink")
+            codeautolink_logger.addHandler(warnings)
+            try:
+                names = parse_names(source, doctree_node)
+            finally:
+                codeautolink_logger.removeHandler(warnings)
+            self.parsed += 1
+            if not warnings.seen:  # a warning must come again in the next build
+                # Copied now: codeautolink moves the names' lines once they are back.
+                self.used[digest] = [_fields(name) for name in names]
+            return names
+
+        cached_parse_names.__wrapped__ = parse_names  # type: ignore[attr-defined]
+        return cached_parse_names
+
+    def before_reading(
+        self, app: Sphinx, env: BuildEnvironment, docnames: list[str]
+    ) -> None:
+        self.reading = set(docnames)
+
+    def report(self, app: Sphinx, env: BuildEnvironment) -> None:
+        """Say how many blocks the pages read in this build took from their files (the
+        integration test reads that line)."""
+        counts = getattr(env, "code_links_parsed", {})
+        read = [counts[d] for d in self.reading if d in counts]
+        if read:
+            logger.info(
+                f"code_links: {sum(a for a, _ in read)} code blocks' names answered "
+                f"from {self.folder}, {sum(p for _, p in read)} parsed by codeautolink"
+            )
+        self.reading = set()
+
+
+def _fields(name: Name) -> list:
+    """A name as the cache keeps it: its fields in order, the context by its value.
+
+    A page's blocks are each parsed with all the code before them, so a page holds
+    the names of its first blocks many times over: the shortest form keeps the files
+    small and quick to read. A mark that breaks a chain (a call, say) is a one-item
+    list: codeautolink gives some as enumeration members and some as plain text.
+    """
+    fields = [getattr(name, field.name) for field in dataclasses.fields(name)]
+    fields[0] = [[c.value] if isinstance(c, NameBreak) else c for c in fields[0]]
+    return fields
+
+
+def _name(fields: list) -> Name:
+    """A name as codeautolink's parser returns it, from what the cache kept."""
+    name = Name(*fields)
+    if name.context is not None:
+        name.context = LinkContext(name.context)
+    name.import_components = [
+        NameBreak(c[0]) if isinstance(c, list) else c for c in name.import_components
+    ]
+    return name
+
+
+def _purge_parsed(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    getattr(env, "code_links_parsed", {}).pop(docname, None)
+
+
+def _merge_parsed(
+    app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment
+) -> None:
+    counts = getattr(env, "code_links_parsed", {})
+    counts.update(
+        (d, n)
+        for d, n in getattr(other, "code_links_parsed", {}).items()
+        if d in docnames
+    )
+    env.code_links_parsed = counts  # type: ignore[attr-defined]
 
 
 #: A code block as Sphinx writes it, Pygments' ``<pre>`` in a ``highlight-LANGUAGE``
@@ -334,7 +491,8 @@ def _cache_codeautolink(app: Sphinx) -> None:
     resolve = getattr(codeautolink, "resolve_location", None)
     closest_module = getattr(codeautolink.resolve, "closest_module", None)
     link_html = getattr(codeautolink, "link_html", None)
-    if resolve is None or closest_module is None or link_html is None:
+    parse_names = getattr(codeautolink_block, "parse_names", None)
+    if None in (resolve, closest_module, link_html, parse_names):
         # Renamed in a new release: fail rather than silently slow every build down.
         raise ExtensionError("code_links: sphinx_codeautolink's resolver has moved")
     folder = (
@@ -346,6 +504,17 @@ def _cache_codeautolink(app: Sphinx) -> None:
     app.connect("env-updated", cache.save, priority=900)  # after codeautolink's pass
     pages = LinkedPageCache(folder / "pages")
     codeautolink.link_html = pages.wrap(getattr(link_html, "__wrapped__", link_html))
+    parsed = ParsedNameCache(folder / "parsed")
+    codeautolink_block.parse_names = parsed.wrap(
+        getattr(parse_names, "__wrapped__", parse_names)
+    )
+    # Around codeautolink's reading of a page's code (490).
+    app.connect("doctree-read", parsed.begin, priority=485)
+    app.connect("doctree-read", parsed.end, priority=495)
+    app.connect("env-before-read-docs", parsed.before_reading)
+    app.connect("env-purge-doc", _purge_parsed)
+    app.connect("env-merge-info", _merge_parsed)
+    app.connect("env-updated", parsed.report, priority=900)
 
 
 #: Folded blocks codeautolink leaves alone (``site_build.folding_rule``): asserts and
