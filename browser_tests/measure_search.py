@@ -8,18 +8,15 @@ the counts that ``test_search.py`` holds Pagefind to.
 
 from __future__ import annotations
 
-import sys
 import threading
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# Run as a script, its own folder comes first on the path: the browser tests' helpers.
 import built_site
 import search_queries
 import site_search
+from playwright.sync_api import sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 ENGINES = ("pagefind", "sphinx")

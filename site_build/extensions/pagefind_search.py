@@ -33,7 +33,9 @@ def built_pages(app: Sphinx) -> dict[str, Path]:
     """Each page this edition's build writes: its path in the edition -> its file."""
     builder = app.builder
     names = sorted(builder.get_target_uri(doc) for doc in app.env.found_docs)
-    return {name: Path(builder.outdir, name) for name in names}
+    # A page the hermetic check refused is deleted, for the next build to write again.
+    paths = {name: Path(builder.outdir, name) for name in names}
+    return {name: path for name, path in paths.items() if path.is_file()}
 
 
 def _index(app: Sphinx, exception: Exception | None) -> None:
