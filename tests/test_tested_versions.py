@@ -29,6 +29,7 @@ GUARDS = [
     (editions, "sphinx"),
     (pagefind_search, "pagefind-bin-extended"),
     (pagefind_search, "pydata-sphinx-theme"),
+    (pagefind_search, "sphinx"),
 ]
 
 

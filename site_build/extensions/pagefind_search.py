@@ -24,8 +24,9 @@ from site_build import search_index, tested_versions
 
 logger = logging.getLogger(__name__)
 
-#: What the search page relies on in Pagefind, checked by browser_tests/test_search.py:
-#: results split at headings with ids, and the UI's processResult and processTerm.
+#: What the search page relies on, checked by browser_tests/test_search.py: Pagefind's
+#: results split at headings with ids and its UI's processResult, processTerm and
+#: triggerSearch; the theme's search.html blocks; Sphinx's Search.performSearch.
 PAGEFIND = "the site's search (pagefind_search, conf/_templates/search.html)"
 
 
@@ -57,5 +58,6 @@ def _index(app: Sphinx, exception: Exception | None) -> None:
 def setup(app: Sphinx) -> dict[str, object]:
     tested_versions.require_tested("pagefind-bin-extended", PAGEFIND)
     tested_versions.require_tested("pydata-sphinx-theme", PAGEFIND)
+    tested_versions.require_tested("sphinx", PAGEFIND)
     app.connect("build-finished", _index)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
