@@ -262,8 +262,8 @@ def cases() -> list[tuple[str, Query]]:
 
 
 #: Where Pagefind, as this site feeds it, does not yet meet the bar, as measured
-#: (edition, the query's opening words): the browser test expects these to fail, so a
-#: fix shows up as an unexpected pass. Mostly questions: Pagefind finds only sections
+#: (edition, the query's opening words): the browser test leaves these out, and
+#: measure_search.py reports them. Mostly questions: Pagefind finds only sections
 #: holding every word left after the function words, and a question names more than
 #: the section that answers it; the questions page, which quotes them, ranks high.
 _MISSES = {
