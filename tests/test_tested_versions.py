@@ -13,7 +13,13 @@ from types import SimpleNamespace
 import pytest
 
 from site_build import tested_versions
-from site_build.extensions import code_links, editions, figure_alt, notebook_prefetch
+from site_build.extensions import (
+    code_links,
+    editions,
+    figure_alt,
+    notebook_prefetch,
+    pagefind_search,
+)
 
 #: Each guarded patch: the extension whose setup() refuses, and the distribution.
 GUARDS = [
@@ -21,6 +27,9 @@ GUARDS = [
     (code_links, "sphinx-codeautolink"),
     (figure_alt, "sphinx-gallery"),
     (editions, "sphinx"),
+    (pagefind_search, "pagefind-bin-extended"),
+    (pagefind_search, "pydata-sphinx-theme"),
+    (pagefind_search, "sphinx"),
 ]
 
 
