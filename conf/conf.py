@@ -36,6 +36,7 @@ extensions = [
     "site_build.extensions.myth_verdicts",
     "site_build.extensions.answers",
     "site_build.extensions.gallery_pages",
+    "site_build.extensions.break_points",
     "site_build.extensions.figure_alt",
     "site_build.extensions.execution_cache",
     "site_build.extensions.hermetic",

@@ -73,3 +73,22 @@ def test_the_memory_line_leaves_the_page_and_nothing_else_does() -> None:
     assert gallery_pages.without_memory_line(page) == (
         "\nEstimated memory usage: in prose, not the line\n"
     )
+
+
+def test_the_download_note_leaves_the_page_and_its_title_stays() -> None:
+    # Sphinx-Gallery 0.22's header, as it writes it above every example's title.
+    page = (
+        ".. LINE NUMBERS ARE GIVEN BELOW.\n\n"
+        ".. only:: html\n\n"
+        "    .. note::\n"
+        "        :class: sphx-glr-download-link-note\n\n"
+        "        :ref:`Go to the end <sphx_glr_download_gallery_clone.py>`\n"
+        "        to download the full example code.\n\n"
+        ".. rst-class:: sphx-glr-example-title\n\n"
+        ".. _sphx_glr_gallery_clone.py:\n"
+    )
+    assert gallery_pages.without_download_note(page) == (
+        ".. LINE NUMBERS ARE GIVEN BELOW.\n\n"
+        ".. rst-class:: sphx-glr-example-title\n\n"
+        ".. _sphx_glr_gallery_clone.py:\n"
+    )

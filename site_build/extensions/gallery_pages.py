@@ -1,5 +1,9 @@
 """Sphinx extension: what the gallery's pages leave out.
 
+Sphinx-Gallery's note above each title ("Go to the end to download the full example
+code") is cut from the generated page: the page starts with its title, and the
+downloads are in the sidebar and at the end of the page.
+
 Sphinx-Gallery measures each example's running time and peak memory
 (``site_build.gallery.PeakMemory``; the benchmark reads both from the ``.cost.json``
 files) and also prints them on the page. On a CPU build the memory figure is how far
@@ -24,6 +28,14 @@ from site_build.gallery import is_gallery_page
 from site_build.site_words import _
 
 MEMORY_LINE = re.compile(r"^\*\*Estimated memory usage:\*\*.*\n", re.M)
+#: Sphinx-Gallery's "Go to the end to download the full example code" note, which it
+#: puts above every title and has no setting for (0.22): the block and the indented
+#: or blank lines under it.
+DOWNLOAD_NOTE = re.compile(
+    r"^\.\. only:: html\n\n {4}\.\. note::\n {8}:class: sphx-glr-download-link-note\n"
+    r"(?:\n| {8}.*\n)*",
+    re.M,
+)
 
 
 def without_memory_line(text: str) -> str:
@@ -31,9 +43,15 @@ def without_memory_line(text: str) -> str:
     return MEMORY_LINE.sub("", text)
 
 
+def without_download_note(text: str) -> str:
+    """A generated gallery page's source without the note above its title: the page
+    starts with its title, and the downloads are in the sidebar and at the end."""
+    return DOWNLOAD_NOTE.sub("", text, count=1)
+
+
 def _drop_memory_line(app: Sphinx, docname: str, source: list[str]) -> None:
     if is_gallery_page(docname, app.config.sphinx_gallery_conf["gallery_dirs"]):
-        source[0] = without_memory_line(source[0])
+        source[0] = without_download_note(without_memory_line(source[0]))
         if app.config.language != "en" and DOWNLOADS in source[0]:
             source[0] += downloads_note()
 
