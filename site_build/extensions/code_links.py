@@ -39,6 +39,7 @@ rewriting it.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -49,7 +50,7 @@ import os
 import re
 import sys
 import sysconfig
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import sphinx_codeautolink
@@ -247,6 +248,19 @@ class _Warnings(logging.Handler):
         self.seen = True
 
 
+@contextlib.contextmanager
+def _codeautolink_warnings() -> Iterator[_Warnings]:
+    """Note whether codeautolink warns inside the block: what it did then is not kept,
+    so that the warning comes again in the next build."""
+    warnings = _Warnings()
+    codeautolink_logger = logging.getLogger("sphinx.sphinx_codeautolink")
+    codeautolink_logger.addHandler(warnings)
+    try:
+        yield warnings
+    finally:
+        codeautolink_logger.removeHandler(warnings)
+
+
 class ParsedNameCache:
     """The names codeautolink's parser found in each code block of a page, kept in one
     file per page under a digest of the text it parsed (the block and all the code
@@ -306,15 +320,10 @@ class ParsedNameCache:
                 self.answered += 1
                 self.used[digest] = self.kept[digest]
                 return [_name(fields) for fields in self.kept[digest]]
-            warnings = _Warnings()
-            codeautolink_logger = logging.getLogger("sphinx.sphinx_codeautolink")
-            codeautolink_logger.addHandler(warnings)
-            try:
+            with _codeautolink_warnings() as warnings:
                 names = parse_names(source, doctree_node)
-            finally:
-                codeautolink_logger.removeHandler(warnings)
             self.parsed += 1
-            if not warnings.seen:  # a warning must come again in the next build
+            if not warnings.seen:
                 # Copied now: codeautolink moves the names' lines once they are back.
                 self.used[digest] = [_fields(name) for name in names]
             return names
@@ -452,16 +461,11 @@ class LinkedPageCache:
                 kept = {}
             linked = kept.get("html") if kept.get("key") == key else None
             if linked is None:
-                warnings = _Warnings()
-                codeautolink_logger = logging.getLogger("sphinx.sphinx_codeautolink")
-                codeautolink_logger.addHandler(warnings)
-                try:
+                with _codeautolink_warnings() as warnings:
                     linked = link_html(
                         document, code, transforms, inventory, *args, **kwargs
                     )
-                finally:
-                    codeautolink_logger.removeHandler(warnings)
-                if not warnings.seen:  # a warning must come again in the next build
+                if not warnings.seen:
                     write_whole(path, json.dumps({"key": key, "html": linked}))
             pieces = [
                 piece.strip("\n") for piece in linked.split(BLOCK_SEPARATOR.strip())
