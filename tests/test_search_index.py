@@ -7,19 +7,51 @@ from pathlib import Path
 
 from site_build import search_index
 
-PAGE = (
-    '<section id="views">\n<h1>Views<a class="headerlink" href="#views">#</a></h1>\n'
-    '<section id="strides">\n<span id="label"></span>\n<h2>Strides</h2>\n'
-    '<section id="kept">\n<h3 id="own">Own id</h3>'
-)
+PAGE = """<html lang="en"><body><nav>menu</nav><article class="bd-article">
+<section id="views"><h1>Views<a class="headerlink" href="#views">#</a></h1>
+<p>Intro.</p>
+<section id="strides"><span id="label"></span><h2>Strides</h2><p>Own prose.</p>
+<section id="kept"><h3>Kept</h3><p>Nested prose.</p></section>
+</section></section></article><footer>foot</footer></body></html>"""
+
+QUESTIONS = """<html><body><article class="bd-article"><section id="q"><h1>Q</h1>
+<ul><li><p><a class="reference internal" href="views.html#label">Why <code>strides</code>?</a></p></li>
+<li><p><a class="reference internal" href="views.html">What is a view?</a></p></li>
+<li><p><a class="reference external" href="https://example.com">Elsewhere</a></p></li>
+</ul></section></article></body></html>"""
 
 
-def test_each_heading_gets_its_sections_id_for_pagefind_to_split_there() -> None:
-    copy = search_index.with_heading_ids(PAGE)
-    assert '<h1 id="views">Views' in copy
-    assert '<h2 id="strides">Strides' in copy
-    assert '<h3 id="own">' in copy, "a heading's own id is kept"
-    assert '<section id="strides">' in copy, "the section keeps its id"
+def test_each_section_is_a_document_without_its_subsections() -> None:
+    documents = search_index.section_documents(PAGE, "views.html")
+    assert sorted(documents) == ["views/kept.html", "views/strides.html", "views/views.html"]
+    strides = documents["views/strides.html"]
+    assert "Own prose." in strides
+    assert "Nested prose." not in strides, "a subsection is a document of its own"
+    assert "Intro." not in strides
+    assert "menu" not in strides and "foot" not in strides
+    assert 'data-section="views.html#strides"' in strides
+    assert 'data-heading="Strides"' in strides
+    assert 'data-title="Strides · Views"' in strides, "the page's title follows"
+    title = documents["views/views.html"]
+    assert 'data-section="views.html#views"' in title
+    assert 'data-title="Views"' in title
+    assert '<html lang="en">' in title
+
+
+def test_a_question_is_indexed_in_the_section_it_links_to() -> None:
+    questions = search_index.questions_by_target(QUESTIONS)
+    assert questions == {
+        "views.html#label": ["Why strides?"],
+        "views.html": ["What is a view?"],
+    }, "internal links only, keyed by their target; a label counts for its section"
+    documents = search_index.section_documents(PAGE, "views.html", questions)
+    assert "Why strides?" in documents["views/strides.html"]
+    assert "What is a view?" in documents["views/views.html"]
+    assert "Why strides?" not in documents["views/kept.html"]
+    listed = search_index.section_documents(QUESTIONS, "questions.html", questions)
+    assert "What is a view?" not in listed["questions/q.html"], (
+        "the questions page's lists are indexed where they lead"
+    )
 
 
 def test_the_index_is_rebuilt_only_when_a_page_is_newer(tmp_path: Path) -> None:

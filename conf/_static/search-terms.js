@@ -1,7 +1,7 @@
-/* What the search box sends to Pagefind, which finds only pages holding every word.
-   A pasted message keeps its own words: not the exception's class before it, nor the
-   details after its first clause (shapes, versions, hints), which no page repeats. A
-   question keeps the words that name things: not its question and function words.
+/* The words of a query that the search looks up (search-sections.js ranks the
+   sections holding them). A pasted message keeps its own words: not the exception's
+   class before it, nor the details after its first clause (shapes, versions, hints),
+   which no page repeats. A question keeps the words that name things: not its question and function words.
    A Chinese query is split into words here, so that its particles can be left out. */
 "use strict";
 
@@ -10,10 +10,10 @@ const SITE_SEARCH_STOPWORDS = new Set((
   "where who whom can could should would may might will shall must i me my we our " +
   "you your it its this that these those of in on at to for from with by as and or " +
   "than then so if whether there here also just only still even instead way get " +
-  "gets got make makes say says tell"
+  "gets got make makes say says tell not no"
 ).split(" ").concat(
-  "吗 呢 吧 啊 的 了 着 么 什么 为什么 怎么 怎样 如何 是 会 能 可以 有 没有 和 与 或 " +
-  "还是 一个 这个 那个 我 你 它 就 都 也 又 吗？ ？ ， 。".split(" ")
+  ("吗 呢 吧 啊 的 了 着 么 什么 为什么 怎么 怎样 如何 是 会 能 可以 有 没有 和 与 或 " +
+   "还是 一个 这个 那个 我 你 它 就 都 也 又 吗？ ？ ， 。").split(" ")
 ));
 
 /* The first clause of a pasted message, without "SomeError:" before it. */
@@ -30,7 +30,19 @@ function siteSearchTerm(term) {
   });
   for (const piece of siteSearchMessage(term).split(/\s+/)) {
     if (!/[\u3400-\u9fff]/.test(piece)) {
-      if (!SITE_SEARCH_STOPWORDS.has(piece.toLowerCase())) words.push(piece);
+      // Code is looked up whole, as Pagefind indexes it (`x[mask]` as xmask), and by
+      // its names: `x[mask][:, 0]` asks for mask. A one-letter name (x, t) or a digit
+      // is in every other section.
+      const parts = piece
+        .split(/[^\p{L}\p{N}_.]+/u)
+        .map((part) => part.replace(/^\.+|\.+$/g, ""))
+        .filter((part) => part.length > 1 && !SITE_SEARCH_STOPWORDS.has(part.toLowerCase()));
+      const whole = piece.replace(/[^\p{L}\p{N}_]+/gu, "");
+      const named = parts.map((part) => part.replace(/\./g, "").toLowerCase());
+      if (parts.length && whole.length > 1 && !named.includes(whole.toLowerCase())) {
+        words.push(whole);
+      }
+      words.push(...parts);
       continue;
     }
     for (const { segment, isWordLike } of segmenter.segment(piece)) {
@@ -38,30 +50,4 @@ function siteSearchTerm(term) {
     }
   }
   return words.length ? words.join(" ") : term;
-}
-
-/* The query that Pagefind answers: all of the words if some section has them all,
-   else the fewest words left out (one, then two) that leave a result, choosing the
-   variant with the fewest results: the most specific. A question names more than its
-   answer's section says. */
-async function siteSearchRelaxed(pagefind, term) {
-  const words = siteSearchTerm(term).split(" ");
-  const count = async (kept) =>
-    (await pagefind.search(kept.join(" "))).results.length;
-  if (words.length < 2 || (await count(words)) > 0) return words.join(" ");
-  let variants = [words];
-  for (let dropped = 1; dropped <= 2 && words.length - dropped >= 1; dropped++) {
-    const next = [];
-    for (const variant of variants) {
-      variant.forEach((_, i) => next.push(variant.filter((_, j) => j !== i)));
-    }
-    variants = [...new Map(next.map((v) => [v.join(" "), v])).values()];
-    let best = null;
-    for (const variant of variants) {
-      const found = await count(variant);
-      if (found > 0 && (best === null || found < best.found)) best = { variant, found };
-    }
-    if (best) return best.variant.join(" ");
-  }
-  return words.join(" ");
 }

@@ -1,7 +1,8 @@
 """Sphinx extension: index each edition's prose with Pagefind when its build ends.
 
-The search page (``conf/_templates/search.html``) shows Pagefind's results, each a
-link to a section with a quote of its prose (``site_build.search_index``). Each
+The search page (``conf/_templates/search.html``) ranks the sections Pagefind finds
+(``conf/_static/search-sections.js``), each a link to a section with a quote of its
+prose: Pagefind indexes each section as a document (``site_build.search_index``). Each
 edition has its own index, in ``pagefind/`` below its folder, in its own language:
 Pagefind's extended binary splits Chinese text into words, and its search splits a
 Chinese query the same way.
@@ -25,8 +26,8 @@ from site_build import search_index, tested_versions
 logger = logging.getLogger(__name__)
 
 #: What the search page relies on, checked by browser_tests/test_search.py: Pagefind's
-#: results split at headings with ids and its UI's processResult, processTerm and
-#: triggerSearch; the theme's search.html blocks; Sphinx's Search.performSearch.
+#: JavaScript API (search, each result's score, words and data, metadata read from
+#: attributes); the theme's search.html blocks; Sphinx's Search.performSearch.
 PAGEFIND = "the site's search (pagefind_search, conf/_templates/search.html)"
 
 
@@ -49,9 +50,12 @@ def _index(app: Sphinx, exception: Exception | None) -> None:
     from pagefind_bin_extended import get_executable
 
     started = time.perf_counter()
-    search_index.build_index(get_executable(), pages, bundle)
+    sections = search_index.build_index(get_executable(), pages, bundle)
     logger.info(
-        "search index: %d pages in %.1f s", len(pages), time.perf_counter() - started
+        "search index: %d sections of %d pages in %.1f s",
+        sections,
+        len(pages),
+        time.perf_counter() - started,
     )
 
 
