@@ -3,7 +3,8 @@
 Run after a build, from the repository root, with the browser session's environment:
 ``.nox/browser/bin/python browser_tests/measure_search.py``. It prints one line per
 query and edition (the expected section's place under each engine; - for absent) and
-the counts that ``test_search.py`` holds Pagefind to.
+the counts that ``test_search.py`` holds Pagefind to; then the same for the held-out
+questions (``search_queries.HELD_OUT``), which no test holds to anything.
 """
 
 from __future__ import annotations
@@ -35,27 +36,30 @@ def main() -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     root = f"http://127.0.0.1:{server.server_port}/"
+    kinds = (*search_queries.FIRST, "held-out")
     tally = {(e, ed, k): [0, 0, 0] for e in ENGINES for ed in ("en", "zh_CN")
-             for k in search_queries.FIRST}  # fmt: skip
+             for k in kinds}  # fmt: skip
+    listed = [(e, q, q.kind) for e, q in search_queries.cases()]
+    held_out = search_queries.cases(search_queries.HELD_OUT)
     with sync_playwright() as p:
         page = p.chromium.launch(executable_path=CHROMIUM).new_page()
-        for edition, query in search_queries.cases():
+        for edition, query, kind in listed + [(e, q, "held-out") for e, q in held_out]:
             edition_root = root if edition == "en" else f"{root}{edition}/"
             folder = built_site.HTML if edition == "en" else built_site.HTML / edition
             name = query.expected.split("#")[0]
-            titles = {name: site_search.title_section(
-                (folder / name).read_text(encoding="utf-8"))}  # fmt: skip
+            aliases = site_search.section_aliases(
+                (folder / name).read_text(encoding="utf-8"))
             places = []
             for engine in ENGINES:
                 found = site_search.results(page, edition_root, query.text, engine)
-                place = site_search.rank(found, query.expected, titles)
-                count = tally[engine, edition, query.kind]
+                place = site_search.rank(found, query.expected, aliases)
+                count = tally[engine, edition, kind]
                 count[0] += place == 1
                 count[1] += place is not None and place <= 3
                 count[2] += 1
                 places.append(f"{engine} {place or '-'}")
             print(
-                f"{edition:5} {query.kind:8} {', '.join(places):24} {query.text[:60]}"
+                f"{edition:5} {kind:8} {', '.join(places):24} {query.text[:60]}"
             )
     for (engine, edition, kind), (first, top3, total) in tally.items():
         if total:

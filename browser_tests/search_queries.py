@@ -253,57 +253,33 @@ QUERIES = (
         "question",
         ("zh_CN",),
     ),
+    Query(
+        "共享内存吗",
+        "mental-model.html#sharing-memory-means-overlapping-bytes",
+        "question",
+        ("zh_CN",),
+    ),
 )
 
+#: Questions written after the ranking was tuned on ``QUERIES``, in words the
+#: questions page does not use: ``measure_search.py`` reports how they fare, as a
+#: check that the tuning did not fit the list alone. Not asserted: several have more
+#: than one fair answer, and the expected one is a judgement.
+HELD_OUT = (
+    Query("does torch.from_numpy copy the array", "numpy.html#the-conversions-at-a-glance", "question"),
+    Query("does detach share memory with the original", "autograd.html#same-memory-out-of-the-graph", "question"),
+    Query("why does changing a slice change the original tensor", "views.html#operations-that-return-views", "question"),
+    Query("does b = a copy the tensor", "mental-model.html#assignment-copies-nothing", "question"),
+    Query("how to check if two tensors share memory", "mental-model.html#sharing-memory-means-overlapping-bytes", "question"),
+    Query("does optimizer.step modify parameters in place", "modules.html#modules-optimizer", "question"),
+    Query("does in-place ReLU save memory", "myths.html#in-place-relu-always-saves-memory", "question"),
+    Query("detach 之后还共享内存吗", "autograd.html#same-memory-out-of-the-graph", "question", ("zh_CN",)),
+    Query("torch.from_numpy 会复制数据吗", "numpy.html#the-conversions-at-a-glance", "question", ("zh_CN",)),
+    Query("赋值 b = a 会复制张量吗", "mental-model.html#assignment-copies-nothing", "question", ("zh_CN",)),
+    Query("怎么判断两个张量是否共享内存", "mental-model.html#sharing-memory-means-overlapping-bytes", "question", ("zh_CN",)),
+)  # fmt: skip
 
-def cases() -> list[tuple[str, Query]]:
+
+def cases(queries: tuple[Query, ...] = QUERIES) -> list[tuple[str, Query]]:
     """Each query with each edition it runs in."""
-    return [(edition, q) for q in QUERIES for edition in q.editions]
-
-
-#: Where Pagefind, as this site feeds it, does not yet meet the bar, as measured
-#: (edition, the query's opening words): the browser test leaves these out, and
-#: measure_search.py reports them. Mostly questions: Pagefind finds only sections
-#: holding every word left after the function words, and a question names more than
-#: the section that answers it; the questions page, which quotes them, ranks high.
-_MISSES = {
-    "en": (
-        "a view of a leaf Variable",
-        "RuntimeError: Can't call numpy()",
-        "Can't detach views in-place",
-        "UserWarning: The given NumPy array",
-        "Use of index_put_",
-        "UserWarning: An output with one",
-        "difference between view",
-        "does gradient flow back",
-        "difference between .data",
-        "does a small slice",
-        "why is torch.save",
-        "does the DataLoader",
-        "best weights",
-        "why is non_blocking",
-        "which in-place operations",
-        "x[mask]",
-        "expected scalar type",
-    ),
-    "zh_CN": (
-        "RuntimeError: a leaf Variable",
-        "a view of a leaf Variable",
-        "unsupported operation: more than one",
-        "RuntimeError: Inplace update",
-        "UserWarning: An output with one",
-        "view 和 reshape",
-        "梯度会经过",
-        "小切片",
-        "DataLoader 会为",
-        "保存切片",
-        "梯度流回",
-        "NumPy 数组和张量",
-    ),
-}
-KNOWN_MISSES = {
-    (edition, q.text)
-    for edition, openings in _MISSES.items()
-    for q in QUERIES
-    if edition in q.editions and q.text.startswith(openings)
-}
+    return [(edition, q) for q in queries for edition in q.editions]

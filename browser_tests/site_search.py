@@ -1,4 +1,5 @@
-"""Drive the site's search page in a browser: Pagefind's results, or Sphinx's own.
+"""Drive the site's search page in a browser: the sections it ranks from Pagefind's
+index, or Sphinx's own search.
 
 Both return the links a reader sees, top to bottom, as ``page#section`` paths relative
 to the edition's root (``#`` and nothing after it for a link to a page's top).
@@ -6,20 +7,18 @@ to the edition's root (``#`` and nothing after it for a link to a page's top).
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote, urlsplit
 
 from playwright.sync_api import Page
 
-#: Sphinx's search writes its summary once every result is shown; Pagefind's UI its
-#: message once the search has run, and each result's link once its data has loaded.
+#: Sphinx's search writes its summary once every result is shown; the site's search
+#: marks its element done once its results are (conf/_static/search-sections.js).
 _SPHINX_DONE = "document.querySelector('#search-results .search-summary')?.innerText"
-_PAGEFIND_DONE = """() => {
-  const message = document.querySelector('.pagefind-ui__message');
-  // "Searching for ..." (in the page's language) until the search has run.
-  return message && message.innerText.length > 0
-    && !message.innerText.trim().endsWith("...")
-    && !document.querySelector('.pagefind-ui__result .pagefind-ui__loading');
-}"""
+_PAGEFIND_DONE = "document.querySelector('#pagefind-search')?.dataset.state === 'done'"
+#: A result's link, on the site's search page.
+RESULT_LINK = ".site-search__link"
+RESULT_EXCERPT = ".site-search__excerpt"
 
 
 def _relative(href: str, edition_root: str) -> str:
@@ -50,33 +49,39 @@ def shown(page: Page, edition_root: str, engine: str = "pagefind") -> list[str]:
         selector = "#search-results ul.search li > a"
     else:
         page.wait_for_function(_PAGEFIND_DONE, timeout=15_000)
-        selector = ".pagefind-ui__result-link"
+        selector = RESULT_LINK
     hrefs = page.eval_on_selector_all(selector, "links => links.map(a => a.href)")
-    shown: list[str] = []
-    for href in hrefs:
-        link = _relative(href, edition_root)
-        if not shown or shown[-1] != link:  # a page's link repeats its best section's
-            shown.append(link)
-    return shown
+    return [_relative(href, edition_root) for href in hrefs]
 
 
-def rank(found: list[str], expected: str, title_ids: dict[str, str]) -> int | None:
+def rank(found: list[str], expected: str, aliases: dict[str, str]) -> int | None:
     """Where ``expected`` (``page#section`` or a page) first appears in ``found``, from 1.
 
-    A link to a page's top and one to its title section are the same place.
+    ``aliases`` maps each id on the expected page to its section's id (see
+    :func:`section_aliases`): a section's label and its heading's id, or a page's top
+    and its title section, are one place.
     """
     page, _, section = expected.partition("#")
-    wanted = {section} if section else {"", title_ids.get(page, "")}
-    if section and section == title_ids.get(page):
-        wanted.add("")
+    wanted = aliases.get(section, section)
     for place, link in enumerate(found, start=1):
         link_page, _, link_section = link.partition("#")
-        if link_page == page and link_section in wanted:
+        if link_page == page and aliases.get(link_section, link_section) == wanted:
             return place
     return None
 
 
-def title_section(html: str) -> str:
-    """The id of a built page's title section: its first ``<section>``."""
-    start = html.find('<section id="')
-    return html[start + len('<section id="') :].split('"', 1)[0] if start >= 0 else ""
+# A section and the labels before its heading, as Sphinx 9 writes them.
+_SECTION = re.compile(r'<section id="([^"]+)">\s*((?:<span id="[^"]*"></span>\s*)*)')
+_LABEL = re.compile(r'<span id="([^"]*)">')
+
+
+def section_aliases(html: str) -> dict[str, str]:
+    """Each id a built page gives a section -> the section's own id; the page's top
+    ("") -> its title section's."""
+    aliases: dict[str, str] = {}
+    for match in _SECTION.finditer(html):
+        aliases.setdefault("", match[1])
+        aliases[match[1]] = match[1]
+        for label in _LABEL.findall(match[2]):
+            aliases[label] = match[1]
+    return aliases
