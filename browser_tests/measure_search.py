@@ -48,7 +48,8 @@ def main() -> None:
             folder = built_site.HTML if edition == "en" else built_site.HTML / edition
             name = query.expected.split("#")[0]
             aliases = site_search.section_aliases(
-                (folder / name).read_text(encoding="utf-8"))
+                (folder / name).read_text(encoding="utf-8")
+            )
             places = []
             for engine in ENGINES:
                 found = site_search.results(page, edition_root, query.text, engine)
@@ -58,9 +59,7 @@ def main() -> None:
                 count[1] += place is not None and place <= 3
                 count[2] += 1
                 places.append(f"{engine} {place or '-'}")
-            print(
-                f"{edition:5} {kind:8} {', '.join(places):24} {query.text[:60]}"
-            )
+            print(f"{edition:5} {kind:8} {', '.join(places):24} {query.text[:60]}")
     for (engine, edition, kind), (first, top3, total) in tally.items():
         if total:
             print(f"{engine:8} {edition:5} {kind:8} first {first}/{total}, "

@@ -64,7 +64,9 @@ _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 def _class(tag: str, name: str, axis: str = ".//") -> str:
     """XPath for the ``tag`` elements with class ``name`` (CSS's ``tag.name``)."""
-    return f"{axis}{tag}[contains(concat(' ', normalize-space(@class), ' '), ' {name} ')]"
+    return (
+        f"{axis}{tag}[contains(concat(' ', normalize-space(@class), ' '), ' {name} ')]"
+    )
 
 
 # ROOT_SELECTOR, for lxml (which needs the cssselect package for CSS).
@@ -100,7 +102,9 @@ def _section_ids(section: lxml_html.HtmlElement) -> list[str]:
     return ids
 
 
-def questions_by_target(page: str, page_name: str = QUESTIONS_PAGE) -> dict[str, list[str]]:
+def questions_by_target(
+    page: str, page_name: str = QUESTIONS_PAGE
+) -> dict[str, list[str]]:
     """Each ``page#anchor`` the questions page links to -> the questions leading there.
 
     Links are resolved against the questions page's own address; a link to a page's
@@ -199,7 +203,9 @@ def copy_for_index(pages: dict[str, Path], site: Path) -> int:
     """Write every section document of ``pages`` (``url path -> built file``) under
     ``site``; return how many were written."""
     texts = {name: path.read_text(encoding="utf-8") for name, path in pages.items()}
-    questions = questions_by_target(texts[QUESTIONS_PAGE]) if QUESTIONS_PAGE in texts else {}
+    questions = (
+        questions_by_target(texts[QUESTIONS_PAGE]) if QUESTIONS_PAGE in texts else {}
+    )
     written = 0
     for name, text in texts.items():
         for path, document in section_documents(text, name, questions).items():

@@ -23,12 +23,17 @@ QUESTIONS = """<html><body><article class="bd-article"><section id="q"><h1>Q</h1
 
 def test_each_section_is_a_document_without_its_subsections() -> None:
     documents = search_index.section_documents(PAGE, "views.html")
-    assert sorted(documents) == ["views/kept.html", "views/strides.html", "views/views.html"]
+    assert sorted(documents) == [
+        "views/kept.html",
+        "views/strides.html",
+        "views/views.html",
+    ]
     strides = documents["views/strides.html"]
     assert "Own prose." in strides
     assert "Nested prose." not in strides, "a subsection is a document of its own"
     assert "Intro." not in strides
-    assert "menu" not in strides and "foot" not in strides
+    assert "menu" not in strides
+    assert "foot" not in strides
     assert 'data-section="views.html#strides"' in strides
     assert 'data-heading="Strides"' in strides
     assert 'data-title="Strides · Views"' in strides, "the page's title follows"
