@@ -17,6 +17,7 @@ from site_build.extensions import (
     code_links,
     editions,
     figure_alt,
+    gallery_pages,
     notebook_prefetch,
     pagefind_search,
 )
@@ -26,6 +27,7 @@ GUARDS = [
     *((notebook_prefetch, name) for name in notebook_prefetch.PATCHED),
     (code_links, "sphinx-codeautolink"),
     (figure_alt, "sphinx-gallery"),
+    (gallery_pages, "sphinx-gallery"),
     (editions, "sphinx"),
     (pagefind_search, "pagefind-bin-extended"),
     (pagefind_search, "pydata-sphinx-theme"),

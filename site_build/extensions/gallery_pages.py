@@ -24,8 +24,14 @@ from html import escape
 
 from sphinx.application import Sphinx
 
+from site_build import tested_versions
 from site_build.gallery import is_gallery_page
 from site_build.site_words import _
+
+#: What this extension relies on in Sphinx-Gallery's generated pages: the download
+#: note's markup and the memory line's wording (tests/test_gallery.py and
+#: browser_tests/test_chrome.py prove both are cut).
+PATCHED = "gallery_pages (the download note and the memory line it cuts)"
 
 MEMORY_LINE = re.compile(r"^\*\*Estimated memory usage:\*\*.*\n", re.M)
 #: Sphinx-Gallery's "Go to the end to download the full example code" note, which it
@@ -74,5 +80,6 @@ def downloads_note() -> str:
 
 
 def setup(app: Sphinx) -> dict[str, object]:
+    tested_versions.require_tested("sphinx-gallery", PATCHED)
     app.connect("source-read", _drop_memory_line)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
