@@ -46,14 +46,18 @@ def main() -> None:
         for edition, query, kind in listed + [(e, q, "held-out") for e, q in held_out]:
             edition_root = root if edition == "en" else f"{root}{edition}/"
             folder = built_site.HTML if edition == "en" else built_site.HTML / edition
-            name = query.expected.split("#")[0]
-            aliases = site_search.section_aliases(
-                (folder / name).read_text(encoding="utf-8")
-            )
+            answers = (query.expected, *query.also)
+            aliases = {
+                answer: site_search.section_aliases(
+                    (folder / answer.split("#")[0]).read_text(encoding="utf-8")
+                )
+                for answer in answers
+            }
             places = []
             for engine in ENGINES:
                 found = site_search.results(page, edition_root, query.text, engine)
-                place = site_search.rank(found, query.expected, aliases)
+                ranks = [site_search.rank(found, a, aliases[a]) for a in answers]
+                place = min((r for r in ranks if r is not None), default=None)
                 count = tally[engine, edition, kind]
                 count[0] += place == 1
                 count[1] += place is not None and place <= 3

@@ -22,6 +22,8 @@ class Query:
     expected: str
     kind: str  # "message" or "question"
     editions: tuple[str, ...] = ("en",)
+    #: Other sections that answer it as well (held-out questions only).
+    also: tuple[str, ...] = ()
 
 
 BOTH = ("en", "zh_CN")
@@ -266,17 +268,27 @@ QUERIES = (
 #: check that the tuning did not fit the list alone. Not asserted: several have more
 #: than one fair answer, and the expected one is a judgement.
 HELD_OUT = (
-    Query("does torch.from_numpy copy the array", "numpy.html#the-conversions-at-a-glance", "question"),
-    Query("does detach share memory with the original", "autograd.html#same-memory-out-of-the-graph", "question"),
-    Query("why does changing a slice change the original tensor", "views.html#operations-that-return-views", "question"),
+    Query("does torch.from_numpy copy the array", "numpy.html#the-conversions-at-a-glance", "question",
+          also=("gallery/from_numpy.html#torch-from-numpy-and-tensor-numpy-one-buffer-two-names",
+                "gallery/from_numpy.html#which-constructors-copy")),
+    Query("does detach share memory with the original", "autograd.html#same-memory-out-of-the-graph", "question",
+          also=("gallery/detach.html#the-detached-tensor-is-the-same-memory",)),
+    Query("why does changing a slice change the original tensor", "views.html#operations-that-return-views", "question",
+          also=("gallery/view.html#slicing-views-advanced-indexing-copies",)),
     Query("does b = a copy the tensor", "mental-model.html#assignment-copies-nothing", "question"),
-    Query("how to check if two tensors share memory", "mental-model.html#sharing-memory-means-overlapping-bytes", "question"),
+    Query("how to check if two tensors share memory", "mental-model.html#sharing-memory-means-overlapping-bytes", "question",
+          also=("mental-model.html#how-to-tell-most-direct-proof-first",)),
     Query("does optimizer.step modify parameters in place", "modules.html#modules-optimizer", "question"),
-    Query("does in-place ReLU save memory", "myths.html#in-place-relu-always-saves-memory", "question"),
-    Query("detach 之后还共享内存吗", "autograd.html#same-memory-out-of-the-graph", "question", ("zh_CN",)),
-    Query("torch.from_numpy 会复制数据吗", "numpy.html#the-conversions-at-a-glance", "question", ("zh_CN",)),
+    Query("does in-place ReLU save memory", "myths.html#in-place-relu-always-saves-memory", "question",
+          also=("gallery/inplace_relu_memory.html#in-place-relu-the-memory-it-saves-and-when-it-breaks-backward",)),
+    Query("detach 之后还共享内存吗", "autograd.html#same-memory-out-of-the-graph", "question", ("zh_CN",),
+          also=("gallery/detach.html#the-detached-tensor-is-the-same-memory",)),
+    Query("torch.from_numpy 会复制数据吗", "numpy.html#the-conversions-at-a-glance", "question", ("zh_CN",),
+          also=("gallery/from_numpy.html#torch-from-numpy-and-tensor-numpy-one-buffer-two-names",
+                "gallery/from_numpy.html#which-constructors-copy")),
     Query("赋值 b = a 会复制张量吗", "mental-model.html#assignment-copies-nothing", "question", ("zh_CN",)),
-    Query("怎么判断两个张量是否共享内存", "mental-model.html#sharing-memory-means-overlapping-bytes", "question", ("zh_CN",)),
+    Query("怎么判断两个张量是否共享内存", "mental-model.html#sharing-memory-means-overlapping-bytes", "question", ("zh_CN",),
+          also=("mental-model.html#how-to-tell-most-direct-proof-first",)),
 )  # fmt: skip
 
 
