@@ -225,3 +225,44 @@ def test_a_typical_matrix_row_is_one_line_high_on_a_wide_screen(
     view = next(row for row in rows if row["id"] == "semantics-view")
     assert view["beside"], "x.view(3, 2): the link to its documentation is under it"
     assert view["height"] <= one_line + 2, f"x.view(3, 2): {view['height']} px high"
+
+
+# Each table heading's breaks between two Chinese characters: Chinese has no spaces,
+# so a browser breaks a narrow heading anywhere (共享内/存) unless told to keep words.
+_BREAKS_INSIDE_WORDS = """() => [...document.querySelectorAll('main th')].flatMap((th) => {
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    const chars = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (let i = 0; i < node.length; i++) {
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const rect = range.getBoundingClientRect();
+            chars.push({ch: node.data[i], top: rect.top, height: rect.height});
+        }
+    }
+    const han = /[\\u4e00-\\u9fff]/;
+    const found = [];
+    for (let i = 1; i < chars.length; i++) {
+        const [a, b] = [chars[i - 1], chars[i]];
+        if (han.test(a.ch) && han.test(b.ch) && b.top > a.top + a.height / 2) {
+            found.push(`${th.innerText.replace(/\\s+/g, '')}: ${a.ch}/${b.ch}`);
+        }
+    }
+    return found;
+})"""
+
+
+@pytest.mark.parametrize(
+    "name", ["zh_CN/index.html", f"zh_CN/{DECISION_GUIDE}", "zh_CN/reference.html"]
+)
+@pytest.mark.parametrize(
+    "size", [PHONE, {"width": 1280, "height": 900}], ids=["phone", "1280"]
+)
+def test_a_chinese_table_heading_never_breaks_inside_a_word(
+    page: Page, open_page, name: str, size: dict
+) -> None:
+    page.set_viewport_size(size)
+    open_page(name)
+    broken = page.evaluate(_BREAKS_INSIDE_WORDS)
+    assert not broken, f"{name}: headings broken inside a word: {broken}"

@@ -45,6 +45,7 @@ extensions = [
     "site_build.extensions.publishing",
     "site_build.extensions.semantics_pages",
     "site_build.extensions.editions",
+    "site_build.extensions.translated_links",
     "site_build.extensions.slowest_code",
     # last: indexes the pages the others wrote
     "site_build.extensions.pagefind_search",

@@ -33,6 +33,46 @@ _SUBSTITUTION = re.compile(r"\{\{\s*(?P<name>\w+)\s*\}\}|\|(?P<rst>\w+)\|")
 #: length (0.28 at least, on the site's catalogues): shorter, a sentence may be missing.
 SHORTEST, LONG = 0.25, 100
 
+#: The translator's guide: its glossary table names, for each term, the renderings a
+#: translation must not use (column 不用).
+GUIDE = Path(__file__).resolve().parents[1] / "locales" / "TRANSLATING.md"
+
+
+def avoided_terms(guide: Path = GUIDE) -> dict[str, str]:
+    """Each rendering the guide's glossary rules out, and the term to use instead."""
+    avoided: dict[str, str] = {}
+    header: list[str] | None = None
+    for line in guide.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("|"):
+            header = None
+            continue
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if header is None:
+            header = cells
+        elif "不用" in header and not set("".join(cells)) <= set("-: "):
+            row = dict(zip(header, cells, strict=False))
+            for word in filter(None, (w.strip() for w in row["不用"].split("、"))):
+                avoided[word] = row["中文"]
+    return avoided
+
+
+def prose(message: str) -> str:
+    """``message`` without its code spans, role targets and link addresses: the words
+    a reader sees as text (a role's or a link's title stays)."""
+
+    def title(span: re.Match) -> str:
+        titled = _TITLED.match(span["body"]) if (span["role"] or span["link"]) else None
+        return titled["title"] if titled else " "
+
+    text = _SPAN.sub(title, message)
+    return _AUTOLINK.sub(" ", _MARKDOWN_LINK.sub("]", text))
+
+
+def other_renderings(message: str, avoided: dict[str, str]) -> list[tuple[str, str]]:
+    """(rendering, the glossary's term) for each ruled-out rendering ``message`` uses."""
+    text = prose(message)
+    return [(word, term) for word, term in avoided.items() if word in text]
+
 
 def markup(message: str) -> Counter[tuple[str, str]]:
     """The parts of ``message`` a translation must keep: (kind, text) with counts.
@@ -111,6 +151,7 @@ def problems(path: Path, require_complete: bool = True) -> list[str]:
     from babel.messages.pofile import read_po
 
     syntax = syntax_of(path)
+    avoided = avoided_terms()
 
     with path.open("rb") as file:
         catalog = read_po(file)
@@ -145,6 +186,12 @@ def problems(path: Path, require_complete: bool = True) -> list[str]:
                 f"English, {dict(rendered(translation, syntax))} translated): set "
                 "inline markup off with spaces"
             )
+        if translation.strip() and not message.fuzzy:
+            found += [
+                f"{where}: uses {word!r}, not the glossary's {term!r} "
+                "(locales/TRANSLATING.md)"
+                for word, term in other_renderings(translation, avoided)
+            ]
     for message in catalog.obsolete.values():
         found.append(f"{path}: {str(message.id)[:60]!r}: obsolete: delete it")
     return found

@@ -239,3 +239,22 @@ def test_a_page_with_no_catalogue_yet_is_shown_in_english_marked(
     page = (tmp_path / "out" / "new.html").read_text(encoding="utf-8")
     assert '<p class="untranslated" lang="en">Its only sentence.</p>' in page, page
     assert "new.md:6: 'Its only sentence.'" in output, output
+
+
+def test_a_translation_that_uses_another_rendering_of_a_term_is_reported(
+    tmp_path: Path,
+) -> None:
+    avoided = translation_check.avoided_terms()
+    assert avoided["经由"] == "通过"
+    assert avoided["跟踪"] == "追踪"
+    path = _po(
+        tmp_path,
+        'msgid "Written through a view."\nmsgstr "经由视图写入。"\n\n'
+        'msgid "Autograd tracks it."\nmsgstr "自动求导会跟踪它。"\n\n'
+        'msgid "Code `跟踪(x)` is kept."\nmsgstr "代码 `跟踪(x)` 原样保留。"\n\n'
+        'msgid "Autograd tracks `y`."\nmsgstr "自动求导追踪 `y`。"\n',
+    )
+    problems = translation_check.problems(path)
+    assert len(problems) == 2, problems
+    assert "'经由', not the glossary's '通过'" in problems[0]
+    assert "'跟踪', not the glossary's '追踪'" in problems[1]

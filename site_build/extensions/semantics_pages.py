@@ -272,7 +272,9 @@ def fact_entries(
     for error in sorted(e for e in errors if e is not None):
         where = ", ".join(d for d, m in by_device.items() if m.error == error)
         on = _("on {devices}:").format(devices=where)
-        parts += [nodes.Text(f" {on} "), nodes.literal(error, error)]
+        # No space after a full-width colon (Chinese "on cpu:"), as Chinese sets it.
+        space = " " if on[-1:].isascii() else ""
+        parts += [nodes.Text(f" {on}{space}"), nodes.literal(error, error)]
     return [_entry(parts, morecols=span)]
 
 
