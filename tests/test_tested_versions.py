@@ -20,6 +20,7 @@ from site_build.extensions import (
     gallery_pages,
     notebook_prefetch,
     pagefind_search,
+    translated_links,
 )
 
 #: Each guarded patch: the extension whose setup() refuses, and the distribution.
@@ -32,6 +33,8 @@ GUARDS = [
     (pagefind_search, "pagefind-bin-extended"),
     (pagefind_search, "pydata-sphinx-theme"),
     (pagefind_search, "sphinx"),
+    (translated_links, "sphinx"),
+    (translated_links, "myst-parser"),
 ]
 
 
