@@ -225,6 +225,13 @@ GALLERY_RULES = [
     ("copy_.py", COPY_DROPS_THE_GRAPH),
     ("from_numpy.py", FORCED_NUMPY_COPIES),
 ]
+DDP_WITHOUT_BUCKET_VIEWS = Sabotage(
+    "DistributedDataParallel ignores gradient_as_bucket_view=True",
+    ("torch.nn.parallel.DistributedDataParallel.__init__",),
+    "def sabotaged(self, module, *args, **kwargs):\n"
+    "    kwargs['gradient_as_bucket_view'] = False\n"
+    "    original(self, module, *args, **kwargs)",
+)
 #: MyST pages and the behaviours their rules rest on: each sabotage fails its page.
 PAGES = [
     ("mental-model.md", CLONE_SHARES),
@@ -249,6 +256,7 @@ PAGES = [
     ("decision-guide.md", UNBIND_SELECTS),
     ("myths.md", RESHAPE_COPIES),
     ("compiled.md", COMPILE_WRITES_INTO_COPIES),
+    ("distributed.md", DDP_WITHOUT_BUCKET_VIEWS),
 ]
 #: Sabotages the semantics probe must notice: the operation and the fact that changes.
 PROBED = {
