@@ -45,7 +45,9 @@ def gan(make=torch.optim.SGD):
     """A generator and a discriminator, each with an optimizer ``make``."""
     torch.manual_seed(0)
     G = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 2))
-    D = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 1), nn.Sigmoid())
+    D = nn.Sequential(
+        nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 1), nn.Sigmoid()
+    )
     G, D = G.to(device), D.to(device)
     return G, D, make(G.parameters(), lr=0.1), make(D.parameters(), lr=0.1)
 
@@ -89,13 +91,18 @@ print(f"the alias taken before saw the step: {torch.equal(alias, weight)}")
 assert D[2].weight is weight and shares_memory(alias, weight)
 assert not torch.equal(weight.detach(), old) and torch.equal(alias, weight)
 assert weight._version == version + 1
-for make in (torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW,
-             torch.optim.RMSprop, torch.optim.Adagrad):
+for make in (
+    torch.optim.SGD,
+    torch.optim.Adam,
+    torch.optim.AdamW,
+    torch.optim.RMSprop,
+    torch.optim.Adagrad,
+):
     _, D2, _, opt = gan(make)
     losses(G, D2, z, real)[0].backward()
     before = [(p.detach(), p._version) for p in D2.parameters()]
     opt.step()
-    for p, (view, v) in zip(D2.parameters(), before):
+    for p, (view, v) in zip(D2.parameters(), before, strict=True):
         assert p._version > v and shares_memory(p, view), make
 
 # %%
@@ -134,9 +141,10 @@ opt_D.step()
 try:
     g_loss.backward(retain_graph=True)
 except RuntimeError as error:
-    assert "modified by an inplace operation" in str(error)
+    retained = str(error)
 else:
-    raise AssertionError("retain_graph=True let backward run after step()")
+    retained = "retain_graph=True let backward run after step()"
+assert "modified by an inplace operation" in retained, retained
 
 # %%
 # Two orders that work
@@ -167,10 +175,14 @@ g_loss = -D(G(z)).log().mean()  # a new graph, through the updated D
 g_loss.backward()
 against_new = G[0].weight.grad.clone()
 opt_G.step()
-print(f"G[0].weight.grad[0], against the old D: "
-      f"{[round(g, 5) for g in against_old[0].tolist()]}")
-print(f"                     against the new D: "
-      f"{[round(g, 5) for g in against_new[0].tolist()]}")
+print(
+    f"G[0].weight.grad[0], against the old D: "
+    f"{[round(g, 5) for g in against_old[0].tolist()]}"
+)
+print(
+    f"                     against the new D: "
+    f"{[round(g, 5) for g in against_new[0].tolist()]}"
+)
 
 # %%
 
@@ -195,8 +207,11 @@ opt_D.step()
 versions = [saved_version, D[2].weight._version]
 plt.rcParams["font.size"] = 13
 fig, ax = plt.subplots(figsize=(5, 3))
-ax.bar(["saved by g_loss", "after opt_D.step()"], versions,
-       color=["#6fa8dc", "#cc4125"])
+ax.bar(
+    ["saved by g_loss", "after opt_D.step()"],
+    versions,
+    color=["#6fa8dc", "#cc4125"],
+)
 for i, v in enumerate(versions):
     ax.text(i, v + 0.05, f"version {v}", ha="center")
 ax.set_ylim(0, 2.6)
