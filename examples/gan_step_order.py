@@ -186,9 +186,15 @@ print(
 
 # %%
 
-# Checks: both ran, and gave G different gradients
+# Checks: both ran, and gave G different gradients; g_loss reached D's grads
 assert against_old.abs().sum() > 0 and against_new.abs().sum() > 0
 assert not torch.allclose(against_old, against_new)
+G, D, _, _ = gan()
+d_loss, g_loss = losses(G, D, z, real)
+d_loss.backward()
+d_only = D[2].weight.grad.clone()
+g_loss.backward()
+assert not torch.allclose(D[2].weight.grad, d_only)
 
 # %%
 # A picture of it
