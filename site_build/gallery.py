@@ -105,6 +105,8 @@ class ReadingOrder:
         "from_numpy.py",
         "inplace_relu_memory.py",
         "indexed_writes.py",
+        "mark_dirty.py",
+        "gan_step_order.py",
         "module_to.py",
         "save_view.py",
         "share_memory.py",

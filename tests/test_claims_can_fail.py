@@ -204,14 +204,45 @@ CONVERSIONS_OVERWRITE = Sabotage(
     ("torch.__future__.get_overwrite_module_params_on_conversion",),
     "def sabotaged():\n    return True",
 )
+MARK_DIRTY_IGNORED = Sabotage(
+    "ctx.mark_dirty() records nothing, so a written input keeps its old history",
+    ("torch.autograd.function.FunctionCtx.mark_dirty",),
+    "def sabotaged(self, *args):\n    return None",
+)
+SGD_STEP_UNCOUNTED = Sabotage(
+    "SGD's step() writes through .data, so the version counters do not move",
+    ("torch.optim.SGD.step",),
+    "def sabotaged(self, closure=None):\n"
+    "    for group in self.param_groups:\n"
+    "        for p in group['params']:\n"
+    "            if p.grad is not None:\n"
+    "                p.data.add_(p.grad, alpha=-group['lr'])",
+)
+RELU_OUT_OF_PLACE = Sabotage(
+    "relu_() returns a new tensor and leaves its input and its history alone",
+    ("torch.Tensor.relu_",),
+    "def sabotaged(self):\n    return torch.relu(self)",
+)
+REGISTER_HOOK_GETS_A_COPY = Sabotage(
+    "a tensor hook gets a copy of the gradient, and a write into it acts as a return",
+    ("torch.Tensor.register_hook",),
+    "def sabotaged(self, hook):\n"
+    "    def on_copy(grad):\n"
+    "        copy = grad.clone()\n"
+    "        result = hook(copy)\n"
+    "        return copy if result is None else result\n"
+    "    return original(self, on_copy)",
+)
 #: The behaviour at the heart of each gallery script's lesson, broken.
 GALLERY = {
     "clone.py": CLONE_SHARES,
     "copy_.py": COPY_INTO_NEW,
     "detach.py": DETACH_COPIES,
     "from_numpy.py": FROM_NUMPY_COPIES,
+    "gan_step_order.py": SGD_STEP_UNCOUNTED,
     "indexed_writes.py": INDEX_PUT_OVERWRITES,
     "inplace_relu_memory.py": RELU_ALLOCATES,
+    "mark_dirty.py": MARK_DIRTY_IGNORED,
     "module_to.py": MODULE_TO_COPIES,
     "new_tensor.py": NEW_TENSOR_SHARES,
     "save_view.py": SAVE_CLONES,
@@ -257,6 +288,10 @@ PAGES = [
     ("myths.md", RESHAPE_COPIES),
     ("compiled.md", COMPILE_WRITES_INTO_COPIES),
     ("distributed.md", DDP_WITHOUT_BUCKET_VIEWS),
+    ("custom-functions.md", RELU_OUT_OF_PLACE),
+    ("custom-functions.md", MARK_DIRTY_IGNORED),
+    ("custom-functions.md", REGISTER_HOOK_GETS_A_COPY),
+    ("autograd.md", SGD_STEP_UNCOUNTED),
 ]
 #: Sabotages the semantics probe must notice: the operation and the fact that changes.
 PROBED = {
