@@ -99,6 +99,23 @@ PROMISED = {
     "torch.frombuffer": "torch.frombuffer(b, dtype=torch.float32)",
     "module_to": "m.to(torch.float64)",
     "module_double": "m.double()",
+    # PyTorch's own list of views (test_view_ops.py, the Tensor Views page).
+    "conj_of_complex": "z.conj()",
+    "conj_of_real": "x.conj()",
+    "imag_of_complex": "z.imag",
+    "imag_of_real": "x.imag",
+    "conj_imag": "z.conj().imag",
+    "swapdims": "x.swapdims(0, 1)",
+    "moveaxis": "x.moveaxis(0, 1)",
+    "T_attr": "x.T",
+    "H_attr": "x.H",
+    "reshape_as_view": "x.reshape_as(torch.empty(3, 2))",
+    "reshape_as_copy": "x.t().reshape_as(torch.empty(6))",
+    "view_copy": "torch.view_copy(x, (3, 2))",
+    "sparse_values": "s.values()",
+    "values_uncoalesced": "u.values()",
+    "sparse_indices": "s.indices()",
+    "crow_indices": "c.crow_indices()",
 }
 # The operations that cross devices, measured on CUDA runs.
 CROSSING = {
