@@ -266,9 +266,7 @@ def given_sparse(device: str) -> Names:
     v = torch.tensor([3.0, 4.0], device=device, requires_grad=True)
     # Asking for the invariant checks explicitly also silences the warning that
     # they are off; they cost nothing on two elements.
-    s = torch.sparse_coo_tensor(
-        i, v, (2, 3), is_coalesced=True, check_invariants=True
-    )
+    s = torch.sparse_coo_tensor(i, v, (2, 3), is_coalesced=True, check_invariants=True)
     u = torch.sparse_coo_tensor(i, v, (2, 3), check_invariants=True)
     return {"i": i, "v": v, "s": s, "u": u}
 
