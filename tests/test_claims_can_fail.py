@@ -204,6 +204,11 @@ CONVERSIONS_OVERWRITE = Sabotage(
     ("torch.__future__.get_overwrite_module_params_on_conversion",),
     "def sabotaged():\n    return True",
 )
+VIEW_COPY_ALIASES = Sabotage(
+    "torch.view_copy returns a view where one exists, like reshape",
+    ("torch.view_copy",),
+    "def sabotaged(self, size):\n    return self.reshape(size)",
+)
 #: The behaviour at the heart of each gallery script's lesson, broken.
 GALLERY = {
     "clone.py": CLONE_SHARES,
@@ -231,6 +236,7 @@ PAGES = [
     ("mental-model.md", OUT_RESIZE_ALWAYS_NEW),
     ("views.md", VIEW_COPIES),
     ("views.md", EXPAND_WRITE_UNCHECKED),
+    ("views.md", VIEW_COPY_ALIASES),
     ("autograd.md", NO_GRAD_VIEWS_KEEP_GRADIENT),
     ("numpy.md", FROM_NUMPY_COPIES),
     ("inplace-memory.md", UNBIND_SELECTS),
@@ -258,6 +264,7 @@ PROBED = {
     "new_tensor": (NEW_TENSOR_SHARES, "new_tensor", "shares_storage"),
     "from_numpy": (FROM_NUMPY_COPIES, "torch.from_numpy", "shares_storage"),
     "module_to": (MODULE_TO_COPIES, "module_to", "returns_self"),
+    "view_copy": (VIEW_COPY_ALIASES, "view_copy", "shares_storage"),
 }
 
 
