@@ -1138,6 +1138,16 @@ CATALOGUE: tuple[Operation, ...] = (
         devices=CPU_ONLY,
         gallery="gallery/from_numpy",
     ),
+    Operation(
+        "sparse_values",
+        "s.values()",
+        "edge-cases",
+        # A view of v's memory that stays in the graph, yet its version counter is
+        # the sparse tensor's, not v's: writes through it are not counted on v.
+        VIEW.with_(shares_version_counter=False),
+        meth("torch.Tensor.values"),
+        start=FROM_S,
+    ),
     # -- refused for this input --------------------------------------------------------
     Operation(
         "imag_of_real",
@@ -1200,16 +1210,6 @@ CATALOGUE: tuple[Operation, ...] = (
         RAISES.with_(error="RuntimeError"),
         meth("torch.Tensor.indices"),
         start=FROM_U,
-    ),
-    Operation(
-        "sparse_values",
-        "s.values()",
-        "edge-cases",
-        # A view of v's memory that stays in the graph, yet its version counter is
-        # the sparse tensor's, not v's: writes through it are not counted on v.
-        VIEW.with_(shares_version_counter=False),
-        meth("torch.Tensor.values"),
-        start=FROM_S,
     ),
     # -- modules and parameters -----------------------------------------------------
     Operation(
