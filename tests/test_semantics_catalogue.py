@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -276,3 +277,15 @@ def test_the_site_reads_the_catalogue_and_measurements_without_torch() -> None:
     root = Path(__file__).resolve().parents[1]
     result = subprocess.run([sys.executable, "-c", code], cwd=root, check=False)
     assert result.returncode == 0, "importing the catalogue imported torch"
+
+
+def test_the_catalogue_lists_its_rows_in_the_order_of_the_groups() -> None:
+    # The matrix shows one table per group, in GROUPS order, and its rows must read
+    # in catalogue order: a row filed away from its group's part breaks that.
+    order = [group.id for group in catalogue.GROUPS]
+    misplaced = [
+        op.id
+        for before, op in itertools.pairwise(CATALOGUE)
+        if order.index(op.group) < order.index(before.group)
+    ]
+    assert not misplaced, f"rows outside their group's part of CATALOGUE: {misplaced}"
