@@ -143,6 +143,15 @@ GROUPS: tuple[Group, ...] = (
         ),
     ),
     Group(
+        "refused",
+        N_("Refused for this input"),
+        N_(
+            "The operation does not apply to this input and raises: `imag` needs a "
+            "complex tensor, `H` a matrix, `values()` and `indices()` a coalesced sparse "
+            "tensor."
+        ),
+    ),
+    Group(
         "modules",
         N_("Modules and parameters"),
         N_(
@@ -245,6 +254,38 @@ def given_b(device: str) -> Names:
     return {"b": bytearray(16)}
 
 
+def given_sparse(device: str) -> Names:
+    """A sparse COO tensor marked coalesced, ``s``, and one not marked, ``u``.
+
+    Both are built over the same indices ``i`` and values ``v``, a leaf that requires
+    grad.
+    """
+    import torch
+
+    i = torch.tensor([[0, 1], [2, 0]], device=device)
+    v = torch.tensor([3.0, 4.0], device=device, requires_grad=True)
+    # Asking for the invariant checks explicitly also silences the warning that
+    # they are off; they cost nothing on two elements.
+    s = torch.sparse_coo_tensor(i, v, (2, 3), is_coalesced=True, check_invariants=True)
+    u = torch.sparse_coo_tensor(i, v, (2, 3), check_invariants=True)
+    return {"i": i, "v": v, "s": s, "u": u}
+
+
+def given_csr(device: str) -> Names:
+    """``c``: a sparse CSR tensor over row offsets ``crow``, columns and values ``v``."""
+    import warnings
+
+    import torch
+
+    crow = torch.tensor([0, 1, 2], device=device)
+    col = torch.tensor([2, 0], device=device)
+    v = torch.tensor([3.0, 4.0], device=device, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # CSR support is "in beta": advice only
+        c = torch.sparse_csr_tensor(crow, col, v, (2, 3), check_invariants=True)
+    return {"crow": crow, "v": v, "c": c}
+
+
 def given_x_on(place: str) -> Setup:
     """``x`` on a fixed device, whatever device the probe runs for."""
     return lambda device: {"x": _x(place)}
@@ -292,6 +333,33 @@ FROM_Z = Start(
 )
 FROM_B = Start(N_("`b = bytearray(16)`"), given_b, source="b", leaf="b")
 FROM_M_ITSELF = Start(N_("`m = nn.Linear(2, 2)`"), given_m, source="m", leaf="m.weight")
+FROM_S = Start(
+    N_(
+        "`s`, a sparse COO tensor marked coalesced, over indices `i` and values `v` "
+        "(a leaf that requires grad), compared with `v`"
+    ),
+    given_sparse,
+    source="v",
+    leaf="v",
+)
+FROM_S_INDICES = Start(
+    N_("`s`, the sparse COO tensor above, compared with its indices `i`"),
+    given_sparse,
+    source="i",
+    leaf="v",
+)
+FROM_U = Start(
+    N_("`u`, the same sparse tensor not marked coalesced, compared with `v`"),
+    given_sparse,
+    source="v",
+    leaf="v",
+)
+FROM_C = Start(
+    N_("`c`, a sparse CSR tensor over row offsets `crow`, compared with `crow`"),
+    given_csr,
+    source="crow",
+    leaf="v",
+)
 FROM_X_ON_CPU = Start(N_("`x` on the CPU"), given_x_on("cpu"))
 FROM_X_ON_GPU = Start(N_("`x` on the GPU"), given_x_on("cuda"))
 FROM_T_ON_GPU = Start(
@@ -499,6 +567,49 @@ CATALOGUE: tuple[Operation, ...] = (
         attr("torch.Tensor.real"),
         start=FROM_Z,
     ),
+    Operation(
+        "conj_of_complex",
+        "z.conj()",
+        "views",
+        # A view with the conjugate bit flipped: no number is negated in memory. The
+        # probe's backward needs a real result, so the gradient is not measured here.
+        VIEW.with_(grad_flows_to_source=None),
+        meth("torch.Tensor.conj"),
+        start=FROM_Z,
+    ),
+    Operation(
+        "imag_of_complex",
+        "z.imag",
+        "views",
+        VIEW,
+        attr("torch.Tensor.imag"),
+        start=FROM_Z,
+    ),
+    Operation(
+        "conj_imag",
+        "z.conj().imag",
+        "views",
+        # The imaginary parts of a conjugate view: a real view with the negative bit.
+        VIEW,
+        attr("torch.Tensor.imag"),
+        start=FROM_Z,
+    ),
+    Operation(
+        "swapdims", "x.swapdims(0, 1)", "views", VIEW, meth("torch.Tensor.swapdims")
+    ),
+    Operation(
+        "moveaxis", "x.moveaxis(0, 1)", "views", VIEW, meth("torch.Tensor.moveaxis")
+    ),
+    Operation("T_attr", "x.T", "views", VIEW, attr("torch.Tensor.T")),
+    Operation("H_attr", "x.H", "views", VIEW, attr("torch.Tensor.H")),
+    Operation(
+        "H_of_complex",
+        "z.H",
+        "views",
+        VIEW.with_(grad_flows_to_source=None),  # complex: see conj_of_complex
+        attr("torch.Tensor.H"),
+        start=FROM_Z,
+    ),
     # -- maybe views ---------------------------------------------------------------------
     Operation(
         "reshape_contiguous",
@@ -595,6 +706,28 @@ CATALOGUE: tuple[Operation, ...] = (
         SELF,
         func("torch.asarray"),
     ),
+    Operation(
+        "conj_of_real",
+        "x.conj()",
+        "maybe-views",
+        # A real tensor has nothing to conjugate: conj() returns it unchanged.
+        SELF,
+        meth("torch.Tensor.conj"),
+    ),
+    Operation(
+        "reshape_as_view",
+        "x.reshape_as(torch.empty(3, 2))",
+        "maybe-views",
+        VIEW,
+        meth("torch.Tensor.reshape_as"),
+    ),
+    Operation(
+        "reshape_as_copy",
+        "x.t().reshape_as(torch.empty(6))",
+        "maybe-views",
+        COPY,
+        meth("torch.Tensor.reshape_as"),
+    ),
     # -- copies --------------------------------------------------------------------------
     Operation(
         "clone",
@@ -679,6 +812,167 @@ CATALOGUE: tuple[Operation, ...] = (
         gallery="gallery/inplace_relu_memory",
     ),
     Operation("roll", "x.roll(1)", "copies", COPY, meth("torch.Tensor.roll")),
+    Operation(
+        "view_copy",
+        "torch.view_copy(x, (3, 2))",
+        "copies",
+        COPY,
+        func("torch.view_copy"),
+    ),
+    Operation(
+        "alias_copy",
+        "torch.alias_copy(x)",
+        "copies",
+        COPY,
+        func("torch.alias_copy"),
+    ),
+    Operation(
+        "t_copy",
+        "torch.t_copy(x)",
+        "copies",
+        COPY,
+        func("torch.t_copy"),
+    ),
+    Operation(
+        "transpose_copy",
+        "torch.transpose_copy(x, 0, 1)",
+        "copies",
+        COPY,
+        func("torch.transpose_copy"),
+    ),
+    Operation(
+        "permute_copy",
+        "torch.permute_copy(x, (1, 0))",
+        "copies",
+        COPY,
+        func("torch.permute_copy"),
+    ),
+    Operation(
+        "expand_copy",
+        "torch.expand_copy(x[:1], (4, 3))",
+        "copies",
+        COPY,
+        func("torch.expand_copy"),
+    ),
+    Operation(
+        "unsqueeze_copy",
+        "torch.unsqueeze_copy(x, 0)",
+        "copies",
+        COPY,
+        func("torch.unsqueeze_copy"),
+    ),
+    Operation(
+        "squeeze_copy",
+        "torch.squeeze_copy(x.unsqueeze(0), 0)",
+        "copies",
+        COPY,
+        func("torch.squeeze_copy"),
+    ),
+    Operation(
+        "select_copy",
+        "torch.select_copy(x, 0, 1)",
+        "copies",
+        COPY,
+        func("torch.select_copy"),
+    ),
+    Operation(
+        "slice_copy",
+        "torch.slice_copy(x, 1, 1)",
+        "copies",
+        COPY,
+        func("torch.slice_copy"),
+    ),
+    Operation(
+        "narrow_copy",
+        "torch.narrow_copy(x, 1, 0, 2)",
+        "copies",
+        COPY,
+        func("torch.narrow_copy"),
+    ),
+    Operation(
+        "diagonal_copy",
+        "torch.diagonal_copy(x)",
+        "copies",
+        COPY,
+        func("torch.diagonal_copy"),
+    ),
+    Operation(
+        "unfold_copy",
+        "torch.unfold_copy(x, 1, 2, 1)",
+        "copies",
+        COPY,
+        func("torch.unfold_copy"),
+    ),
+    Operation(
+        "as_strided_copy",
+        "torch.as_strided_copy(x, (3,), (2,))",
+        "copies",
+        COPY,
+        func("torch.as_strided_copy"),
+    ),
+    Operation(
+        "split_copy",
+        "torch.split_copy(x, 1)[1]",
+        "copies",
+        COPY,
+        func("torch.split_copy"),
+    ),
+    Operation(
+        "split_with_sizes_copy",
+        "torch.split_with_sizes_copy(x, [1, 1])[1]",
+        "copies",
+        COPY,
+        func("torch.split_with_sizes_copy"),
+    ),
+    Operation(
+        "unbind_copy",
+        "torch.unbind_copy(x)[1]",
+        "copies",
+        COPY,
+        func("torch.unbind_copy"),
+    ),
+    Operation(
+        "view_as_real_copy",
+        "torch.view_as_real_copy(z)",
+        "copies",
+        COPY,
+        func("torch.view_as_real_copy"),
+        start=FROM_Z,
+    ),
+    Operation(
+        "view_as_complex_copy",
+        "torch.view_as_complex_copy(t.view(3, 2))",
+        "copies",
+        # From x itself it is refused (see the refusals): t needs no grad.
+        DETACHED_COPY.with_(grad_flows_to_source=None),
+        func("torch.view_as_complex_copy"),
+        start=FROM_T,
+    ),
+    Operation(
+        "detach_copy",
+        "torch.detach_copy(x)",
+        "copies",
+        # Unlike detach(), it requires grad, yet has no derivative: backward() raises.
+        Facts(False, False, False, True, False, None, False),
+        func("torch.detach_copy"),
+    ),
+    Operation(
+        "crow_indices_copy",
+        "torch.crow_indices_copy(c)",
+        "copies",
+        DETACHED_COPY,
+        func("torch.crow_indices_copy"),
+        start=FROM_C,
+    ),
+    Operation(
+        "coalesce_values",
+        "u.coalesce().values()",
+        "copies",
+        # coalesce() of a tensor not marked coalesced sorts its entries into new memory.
+        COPY,
+        meth("torch.Tensor.coalesce"),
+        start=FROM_U,
+    ),
     # -- same memory, out of the graph ---------------------------------------------------
     Operation(
         "detach",
@@ -723,6 +1017,23 @@ CATALOGUE: tuple[Operation, ...] = (
         # integer tensor cannot require grad, so gradient has no path back.
         DETACHED_ALIAS,
         meth("torch.Tensor.view"),
+    ),
+    Operation(
+        "sparse_indices",
+        "s.indices()",
+        "detached",
+        # Integer indices over i's memory, outside the graph, counting versions apart.
+        DETACHED_ALIAS.with_(shares_version_counter=False),
+        meth("torch.Tensor.indices"),
+        start=FROM_S_INDICES,
+    ),
+    Operation(
+        "crow_indices",
+        "c.crow_indices()",
+        "detached",
+        DETACHED_ALIAS.with_(shares_version_counter=False),
+        meth("torch.Tensor.crow_indices"),
+        start=FROM_C,
     ),
     # -- NumPy ---------------------------------------------------------------------------
     Operation(
@@ -826,6 +1137,79 @@ CATALOGUE: tuple[Operation, ...] = (
         start=FROM_T_OVER_A,
         devices=CPU_ONLY,
         gallery="gallery/from_numpy",
+    ),
+    Operation(
+        "sparse_values",
+        "s.values()",
+        "edge-cases",
+        # A view of v's memory that stays in the graph, yet its version counter is
+        # the sparse tensor's, not v's: writes through it are not counted on v.
+        VIEW.with_(shares_version_counter=False),
+        meth("torch.Tensor.values"),
+        start=FROM_S,
+    ),
+    # -- refused for this input --------------------------------------------------------
+    Operation(
+        "imag_of_real",
+        "x.imag",
+        "refused",
+        RAISES.with_(error="RuntimeError"),
+        attr("torch.Tensor.imag"),
+    ),
+    Operation(
+        "conj_imag_of_real",
+        "x.conj().imag",
+        "refused",
+        RAISES.with_(error="RuntimeError"),
+        attr("torch.Tensor.imag"),
+    ),
+    Operation(
+        "H_of_vector",
+        "x[0].H",
+        "refused",
+        RAISES.with_(error="RuntimeError"),
+        attr("torch.Tensor.H"),
+    ),
+    Operation(
+        "values_uncoalesced",
+        "u.values()",
+        "refused",
+        RAISES.with_(error="RuntimeError"),
+        meth("torch.Tensor.values"),
+        start=FROM_U,
+    ),
+    Operation(
+        "view_as_complex_copy_grad",
+        "torch.view_as_complex_copy(x.view(3, 2))",
+        "refused",
+        # view_as_complex() of the same tensor is a view that autograd records.
+        RAISES.with_(error="RuntimeError"),
+        func("torch.view_as_complex_copy"),
+    ),
+    Operation(
+        "values_copy",
+        "torch.values_copy(s)",
+        "refused",
+        # Neither copy variant has a kernel for sparse tensors, its only input.
+        RAISES.with_(error="NotImplementedError"),
+        func("torch.values_copy"),
+        start=FROM_S,
+    ),
+    Operation(
+        "indices_copy",
+        "torch.indices_copy(s)",
+        "refused",
+        RAISES.with_(error="NotImplementedError"),
+        func("torch.indices_copy"),
+        start=FROM_S_INDICES,
+    ),
+    Operation(
+        "indices_uncoalesced",
+        "u.indices()",
+        "refused",
+        RAISES.with_(error="RuntimeError"),
+        meth("torch.Tensor.indices"),
+        start=FROM_U,
     ),
     # -- modules and parameters -----------------------------------------------------
     Operation(
@@ -980,7 +1364,8 @@ def lookup(op_ids: list[str]) -> list[Operation]:
 #: What every operation of a group must be expected to do, whatever the device.
 GROUP_RULES: Mapping[str, Callable[[Facts], bool]] = MappingProxyType(
     {
-        "views": lambda f: f == VIEW,
+        # A complex result has no measured gradient: backward() needs a real one.
+        "views": lambda f: f in (VIEW, VIEW.with_(grad_flows_to_source=None)),
         "maybe-views": lambda f: f in (VIEW, COPY, SELF),
         "copies": lambda f: f.shares_storage is False and f.writes_propagate is False,
         "detached": lambda f: (
@@ -988,6 +1373,7 @@ GROUP_RULES: Mapping[str, Callable[[Facts], bool]] = MappingProxyType(
         ),
         "numpy": lambda f: f.shares_storage is not None,
         "edge-cases": lambda f: f.shares_storage is not None,
+        "refused": lambda f: f.error is not None,
         "modules": lambda f: f.returns_self is True or f.shares_storage is True,
         "in-place": lambda f: f.returns_self is True or f.error is not None,
         "devices": lambda f: f.shares_storage is not None or f.error is not None,

@@ -232,6 +232,10 @@ REGISTER_HOOK_GETS_A_COPY = Sabotage(
     "        result = hook(copy)\n"
     "        return copy if result is None else result\n"
     "    return original(self, on_copy)",
+VIEW_COPY_ALIASES = Sabotage(
+    "torch.view_copy returns a view where one exists, like reshape",
+    ("torch.view_copy",),
+    "def sabotaged(self, size):\n    return self.reshape(size)",
 )
 #: The behaviour at the heart of each gallery script's lesson, broken.
 GALLERY = {
@@ -269,6 +273,7 @@ PAGES = [
     ("mental-model.md", OUT_RESIZE_ALWAYS_NEW),
     ("views.md", VIEW_COPIES),
     ("views.md", EXPAND_WRITE_UNCHECKED),
+    ("views.md", VIEW_COPY_ALIASES),
     ("autograd.md", NO_GRAD_VIEWS_KEEP_GRADIENT),
     ("numpy.md", FROM_NUMPY_COPIES),
     ("inplace-memory.md", UNBIND_SELECTS),
@@ -301,6 +306,7 @@ PROBED = {
     "new_tensor": (NEW_TENSOR_SHARES, "new_tensor", "shares_storage"),
     "from_numpy": (FROM_NUMPY_COPIES, "torch.from_numpy", "shares_storage"),
     "module_to": (MODULE_TO_COPIES, "module_to", "returns_self"),
+    "view_copy": (VIEW_COPY_ALIASES, "view_copy", "shares_storage"),
 }
 
 

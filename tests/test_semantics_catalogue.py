@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -99,6 +100,23 @@ PROMISED = {
     "torch.frombuffer": "torch.frombuffer(b, dtype=torch.float32)",
     "module_to": "m.to(torch.float64)",
     "module_double": "m.double()",
+    # PyTorch's own list of views (test_view_ops.py, the Tensor Views page).
+    "conj_of_complex": "z.conj()",
+    "conj_of_real": "x.conj()",
+    "imag_of_complex": "z.imag",
+    "imag_of_real": "x.imag",
+    "conj_imag": "z.conj().imag",
+    "swapdims": "x.swapdims(0, 1)",
+    "moveaxis": "x.moveaxis(0, 1)",
+    "T_attr": "x.T",
+    "H_attr": "x.H",
+    "reshape_as_view": "x.reshape_as(torch.empty(3, 2))",
+    "reshape_as_copy": "x.t().reshape_as(torch.empty(6))",
+    "view_copy": "torch.view_copy(x, (3, 2))",
+    "sparse_values": "s.values()",
+    "values_uncoalesced": "u.values()",
+    "sparse_indices": "s.indices()",
+    "crow_indices": "c.crow_indices()",
 }
 # The operations that cross devices, measured on CUDA runs.
 CROSSING = {
@@ -259,3 +277,15 @@ def test_the_site_reads_the_catalogue_and_measurements_without_torch() -> None:
     root = Path(__file__).resolve().parents[1]
     result = subprocess.run([sys.executable, "-c", code], cwd=root, check=False)
     assert result.returncode == 0, "importing the catalogue imported torch"
+
+
+def test_the_catalogue_lists_its_rows_in_the_order_of_the_groups() -> None:
+    # The matrix shows one table per group, in GROUPS order, and its rows must read
+    # in catalogue order: a row filed away from its group's part breaks that.
+    order = [group.id for group in catalogue.GROUPS]
+    misplaced = [
+        op.id
+        for before, op in itertools.pairwise(CATALOGUE)
+        if order.index(op.group) < order.index(before.group)
+    ]
+    assert not misplaced, f"rows outside their group's part of CATALOGUE: {misplaced}"
