@@ -105,6 +105,7 @@ class ReadingOrder:
         "from_numpy.py",
         "inplace_relu_memory.py",
         "indexed_writes.py",
+        "vmap_inplace.py",
         "module_to.py",
         "save_view.py",
         "share_memory.py",

@@ -204,6 +204,16 @@ CONVERSIONS_OVERWRITE = Sabotage(
     ("torch.__future__.get_overwrite_module_params_on_conversion",),
     "def sabotaged():\n    return True",
 )
+VMAP_ON_COPIES = Sabotage(
+    "vmap runs the function on copies of its tensor inputs: writes never come back",
+    ("torch.func.vmap",),
+    "def sabotaged(func, *args, **kwargs):\n"
+    "    mapped = original(func, *args, **kwargs)\n"
+    "    def run(*inputs, **kw):\n"
+    "        copies = [a.clone() if isinstance(a, torch.Tensor) else a for a in inputs]\n"
+    "        return mapped(*copies, **kw)\n"
+    "    return run",
+)
 #: The behaviour at the heart of each gallery script's lesson, broken.
 GALLERY = {
     "clone.py": CLONE_SHARES,
@@ -217,6 +227,7 @@ GALLERY = {
     "save_view.py": SAVE_CLONES,
     "share_memory.py": SHARE_MEMORY_DOES_NOTHING,
     "view.py": VIEW_COPIES,
+    "vmap_inplace.py": VMAP_ON_COPIES,
 }
 #: More behaviours a gallery script's rules rest on, broken one at a time.
 GALLERY_RULES = [
@@ -249,6 +260,7 @@ PAGES = [
     ("decision-guide.md", UNBIND_SELECTS),
     ("myths.md", RESHAPE_COPIES),
     ("compiled.md", COMPILE_WRITES_INTO_COPIES),
+    ("func.md", VMAP_ON_COPIES),
 ]
 #: Sabotages the semantics probe must notice: the operation and the fact that changes.
 PROBED = {
