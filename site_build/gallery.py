@@ -107,6 +107,7 @@ class ReadingOrder:
         "indexed_writes.py",
         "mark_dirty.py",
         "gan_step_order.py",
+        "vmap_inplace.py",
         "module_to.py",
         "save_view.py",
         "share_memory.py",

@@ -232,10 +232,21 @@ REGISTER_HOOK_GETS_A_COPY = Sabotage(
     "        result = hook(copy)\n"
     "        return copy if result is None else result\n"
     "    return original(self, on_copy)",
+)
 VIEW_COPY_ALIASES = Sabotage(
     "torch.view_copy returns a view where one exists, like reshape",
     ("torch.view_copy",),
     "def sabotaged(self, size):\n    return self.reshape(size)",
+)
+VMAP_ON_COPIES = Sabotage(
+    "vmap runs the function on copies of its tensor inputs: writes never come back",
+    ("torch.func.vmap",),
+    "def sabotaged(func, *args, **kwargs):\n"
+    "    mapped = original(func, *args, **kwargs)\n"
+    "    def run(*inputs, **kw):\n"
+    "        copies = [a.clone() if isinstance(a, torch.Tensor) else a for a in inputs]\n"
+    "        return mapped(*copies, **kw)\n"
+    "    return run",
 )
 #: The behaviour at the heart of each gallery script's lesson, broken.
 GALLERY = {
@@ -252,6 +263,7 @@ GALLERY = {
     "save_view.py": SAVE_CLONES,
     "share_memory.py": SHARE_MEMORY_DOES_NOTHING,
     "view.py": VIEW_COPIES,
+    "vmap_inplace.py": VMAP_ON_COPIES,
 }
 #: More behaviours a gallery script's rules rest on, broken one at a time.
 GALLERY_RULES = [
@@ -297,6 +309,7 @@ PAGES = [
     ("custom-functions.md", MARK_DIRTY_IGNORED),
     ("custom-functions.md", REGISTER_HOOK_GETS_A_COPY),
     ("autograd.md", SGD_STEP_UNCOUNTED),
+    ("func.md", VMAP_ON_COPIES),
 ]
 #: Sabotages the semantics probe must notice: the operation and the fact that changes.
 PROBED = {
