@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
+import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import nox
@@ -24,6 +28,7 @@ from site_build.config import (  # noqa: E402
     edition_list,
     pip_settings,
     site_url,
+    torch_releases,
 )
 
 # nox.project.dependency_groups and session(default=...) need nox 2025.02.09.
@@ -67,7 +72,7 @@ def _torch_sees(session: nox.Session, device: str) -> None:
             session.error(str(error))
 
 
-def _install(session: nox.Session, group: str) -> None:
+def _install(session: nox.Session, group: str, torch: str | None = None) -> None:
     """Install a dependency group at the pinned versions, torch from TORCH_INDEX_URL if set.
 
     TORCH_INDEX_URL is searched besides the usual indexes: PyTorch's indexes carry its
@@ -75,15 +80,39 @@ def _install(session: nox.Session, group: str) -> None:
     not every pinned version of everything else. With uv, the user's pip configuration
     is passed on (pip reads it by itself).
     """
-    requirements = nox.project.dependency_groups(PYPROJECT, group)
+    requirements = list(nox.project.dependency_groups(PYPROJECT, group))
     index = os.environ.get("TORCH_INDEX_URL") or None
     if session.venv_backend == "uv":
         extra, env = pip_settings.uv_options(pip_settings.pip_config(), index)
     else:
         extra, env = (["--extra-index-url", index] if index else []), {}
+    constraints = CONSTRAINTS
+    if torch is not None:
+        # Another release than the pin: every constraint file, ours and pip's, less
+        # its lines about torch (a cap in pip's configuration would contradict it).
+        requirements = torch_releases.with_torch(requirements, torch)
+        extra, constraints = _torch_free(session, extra), _torch_free_copy(session)
     # The project itself, editable: conf.py, the tests and the benchmark import its
     # packages (site_build, semantics) from this checkout.
-    session.install(*extra, "-c", CONSTRAINTS, *requirements, "-e", str(ROOT), env=env)
+    session.install(*extra, "-c", constraints, *requirements, "-e", str(ROOT), env=env)
+
+
+def _torch_free_copy(session: nox.Session, path: str = CONSTRAINTS) -> str:
+    """A copy of the constraint file at ``path`` without its torch lines."""
+    digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
+    copy = Path(session.create_tmp()) / f"no-torch-{digest}-{Path(path).name}"
+    text = Path(path).read_text(encoding="utf-8")
+    copy.write_text(torch_releases.without_torch(text), encoding="utf-8")
+    return str(copy)
+
+
+def _torch_free(session: nox.Session, args: list[str]) -> list[str]:
+    """uv arguments with each ``--constraint`` file replaced by its torch-free copy."""
+    found = list(args)
+    for index, arg in enumerate(found[:-1]):
+        if arg == "--constraint":
+            found[index + 1] = _torch_free_copy(session, found[index + 1])
+    return found
 
 
 def _env(device: str) -> dict[str, str]:
@@ -290,6 +319,71 @@ def inventories(session: nox.Session) -> None:
     """Regenerate the intersphinx inventories in conf/inventories from the installed packages."""
     _install(session, "inventories")
     session.run("python", "-m", "site_build.commands.inventories")
+
+
+def _junit_results(path: Path) -> dict[str, str]:
+    """Each test of a pytest JUnit report and its outcome: passed, failed or skipped."""
+    results = {}
+    for case in ET.parse(path).getroot().iter("testcase"):
+        name = case.get("name", "")
+        outcome = "passed"
+        for child in case:
+            if child.tag in ("failure", "error"):
+                outcome = "failed"
+            elif child.tag == "skipped":
+                outcome = "skipped"
+        results[f"{case.get('classname', '')}::{name}"] = outcome
+    return results
+
+
+@nox.session(reuse_venv=True, default=False)
+@nox.parametrize("torch", torch_releases.SUPPORTED)
+def releases(session: nox.Session, torch: str) -> None:
+    """Measure one supported PyTorch release in an environment of its own: the
+    catalogue probe on every device it has, the release facts, every example alone
+    and every page's checks; record them in semantics/releases/ (MAINTAINING.md)."""
+    device = _device(session)
+    started = time.monotonic()
+    _install(session, "test", torch=torch)
+    seconds = time.monotonic() - started
+    _torch_sees(session, device)
+    location = Path(session.virtualenv.location)
+    install = {
+        "seconds": round(seconds, 1),
+        # An environment reused (nox -R) installed nothing: its time says nothing.
+        "fresh_environment": not getattr(session.virtualenv, "_reused", False),
+        "environment_bytes": torch_releases.folder_bytes(location),
+    }
+    work = Path(session.create_tmp())
+    catalogue = work / "catalogue.json"
+    # Every device this PyTorch can use: the CPU, and CUDA on a CUDA machine.
+    session.run("python", "-m", "semantics", "--json", str(catalogue), env=_env(device))
+    # First the facts: the pages check their release facts against this recording.
+    session.run(
+        "python", "-m", "semantics.releases", "record", "--catalogue", str(catalogue),
+        env=_env(device),
+    )  # fmt: skip
+    report = work / "runs.xml"
+    session.run(
+        "pytest", "tests/test_examples.py::test_example_runs_alone_in_an_empty_folder",
+        "docs", *build_command.pytest_args(device), "-p", "no:cacheprovider",
+        "--junitxml", str(report), *session.posargs,
+        env=_env(device), success_codes=[0, 1],
+    )  # fmt: skip
+    runs = _junit_results(report)
+    (work / "runs.json").write_text(json.dumps(runs), encoding="utf-8")
+    (work / "install.json").write_text(json.dumps(install), encoding="utf-8")
+    session.run(
+        "python", "-m", "semantics.releases", "runs", "--runs", str(work / "runs.json"),
+        "--install", str(work / "install.json"), env=_env(device),
+    )  # fmt: skip
+    failed = sorted(name for name, outcome in runs.items() if outcome == "failed")
+    session.log(
+        f"torch {torch}: installed in {seconds:.0f} s, environment "
+        f"{install['environment_bytes'] / 2**30:.1f} GiB; {len(runs)} runs"
+    )
+    if failed or not runs:
+        session.error(f"torch {torch}: failed on {', '.join(failed) or 'no runs'}")
 
 
 @nox.session(venv_backend="none", default=False)

@@ -44,6 +44,7 @@ extensions = [
     "notfound.extension",
     "site_build.extensions.publishing",
     "site_build.extensions.semantics_pages",
+    "site_build.extensions.release_pages",
     "site_build.extensions.editions",
     "site_build.extensions.translated_links",
     "site_build.extensions.slowest_code",

@@ -15,7 +15,7 @@ import pytest
 import small_site
 
 from semantics import catalogue, probe
-from site_build.config import devices
+from site_build.config import devices, torch_releases
 from site_build.extensions import execution_cache
 
 
@@ -39,6 +39,12 @@ def _check_semantics_json(site: Path, torch_device: str) -> None:
     ]
     assert [(e["op"], e["device"]) for e in document["entries"]] == expected
     assert document["entries"] == probe.report(measured_on)["entries"]
+    # Every recorded release, and what moved between them (tests/test_releases.py).
+    measured = document["releases"]["measured"]
+    assert measured == list(torch_releases.SUPPORTED)
+    moved = document["releases"]["changes"]
+    assert moved[0]["subject"] == "dlpack_reversed"
+    assert moved[0]["marker"].startswith("changed in 2.14: outcome was dies SIGABRT")
 
 
 def _check_matrix_rows(site: Path, torch_device: str) -> None:
@@ -96,6 +102,8 @@ def _check_tables_and_lists_link_to_rows(site: Path) -> None:
     for op_id in ("clone", "detach", "torch.from_numpy"):
         assert f'href="matrix.html#{catalogue.BY_ID[op_id].anchor}"' in index
     assert "Measured with PyTorch" in index
+    releases = ", ".join(torch_releases.SUPPORTED)
+    assert f"The site's facts were measured on PyTorch {releases}" in index
     views = (site / "narrative" / "views.html").read_text(encoding="utf-8")
     for op in catalogue.group("views"):
         assert f'href="../matrix.html#{op.anchor}"' in views

@@ -53,6 +53,7 @@ LOCALES = ROOT / "locales"
 #: Python files whose ``_()`` and ``N_()`` strings are the ``site`` catalogue.
 SITE_MESSAGES = (
     ROOT / "semantics" / "catalogue.py",
+    ROOT / "semantics" / "release_facts.py",
     ROOT / "site_build" / "config" / "site_facts.py",
     *sorted((ROOT / "site_build" / "extensions").glob("*.py")),
 )

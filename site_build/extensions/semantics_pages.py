@@ -35,6 +35,7 @@ from sphinx_design.badges_buttons import create_bdg_classes, sd_badge
 from semantics import catalogue, check
 from semantics.catalogue import FIELDS, N_, Operation
 from semantics.measurement import Measurement
+from site_build.config.torch_releases import RECORDINGS
 from site_build.extensions.semantics_measure import (
     JSON_NAME,
     PACKAGE_FILES,
@@ -295,7 +296,8 @@ class _SemanticsDirective(SphinxDirective):
 
     def depend_on_package(self) -> None:
         """Re-read the page whenever the catalogue, the probe or this rendering changes."""
-        for path in (*PACKAGE_FILES, RENDERING):
+        recordings = sorted(RECORDINGS.glob("torch-*.json"))  # the release markers
+        for path in (*PACKAGE_FILES, RENDERING, *recordings):
             self.env.note_dependency(str(path))
 
     def table(
@@ -327,9 +329,12 @@ class _SemanticsDirective(SphinxDirective):
         group += body
         for op in ops:
             row = nodes.row()
-            row += expression_entry(
+            first = expression_entry(
                 op, self.env.docname, link_to_row=not in_matrix, docs=in_matrix
             )
+            if in_matrix:
+                first += _release_markers(self.env, op)
+            row += first
             row += fact_entries(op, fields, measured.get(op.id, {}), devices_measured)
             if in_matrix:
                 row["ids"] = [op.anchor]
@@ -337,6 +342,23 @@ class _SemanticsDirective(SphinxDirective):
                 self.state.document.note_explicit_target(row)
             body += row
         return table
+
+
+def _release_markers(env: BuildEnvironment, op: Operation) -> list[nodes.Node]:
+    """One paragraph per fact of ``op`` that moved between the measured releases."""
+    from site_build.extensions import release_pages
+
+    found: list[nodes.Node] = []
+    for change in release_pages.changes_of(env, op.id):
+        name = label(change.field) if change.field in LABELS else _("Error")
+        text = release_pages.marker_text(change, name)
+        text = f"{text} ({change.device})"
+        found.append(
+            nodes.paragraph(
+                "", "", nodes.strong(text, text), classes=["release-change"]
+            )
+        )
+    return found
 
 
 def _field_list(argument: str) -> list[str]:
