@@ -14,3 +14,14 @@ from sphinx.locale import get_translation
 
 CATALOG = "site"
 _ = get_translation(CATALOG)
+
+#: Full-width punctuation, which Chinese sets with no space on either side.
+FULL_WIDTH = "，。、；：！？（）「」『』“”‘’《》【】"
+
+
+def space_between(before: str, after: str) -> str:
+    """The space to write between two runs of translated text: none next to
+    full-width punctuation, as Chinese typography has it, one otherwise."""
+    if before.endswith(tuple(FULL_WIDTH)) or after.startswith(tuple(FULL_WIDTH)):
+        return ""
+    return " "

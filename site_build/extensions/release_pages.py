@@ -23,7 +23,7 @@ from sphinx.util.docutils import SphinxDirective
 from semantics import release_facts, releases
 from semantics.catalogue import N_
 from site_build.config.torch_releases import RECORDINGS, public, series
-from site_build.site_words import _
+from site_build.site_words import _, space_between
 
 logger = logging.getLogger(__name__)
 
@@ -145,11 +145,14 @@ class ReleaseFact(SphinxDirective):
         for version, document in recordings.items():
             shown: list[nodes.Node] = [nodes.Text(version)]
             if version == build:
-                shown += [nodes.Text(" "), nodes.emphasis("", _("(this build)"))]
+                label = str(_("(this build)"))
+                gap = space_between(version, label)
+                shown += [nodes.Text(gap), nodes.emphasis("", label)]
             outcome = outcome_text(document["release_facts"][fact_id])
             if version in moved:
                 marker = _("changed in {release}:").format(release=series(version))
-                outcome = [nodes.strong("", marker), nodes.Text(" "), *outcome]
+                gap = space_between(marker, outcome[0].astext() if outcome else "")
+                outcome = [nodes.strong("", marker), nodes.Text(gap), *outcome]
             body += nodes.row("", _cell(shown), _cell(outcome))
         return [table]
 
