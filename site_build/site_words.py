@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from sphinx.locale import get_translation
 
+from site_build.chinese_spacing import FULL_WIDTH
+
 CATALOG = "site"
 _ = get_translation(CATALOG)
-
-#: Full-width punctuation, which Chinese sets with no space on either side.
-FULL_WIDTH = "，。、；：！？（）「」『』“”‘’《》【】"
 
 
 def space_between(before: str, after: str) -> str:
