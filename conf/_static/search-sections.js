@@ -7,7 +7,8 @@
    one word as BM25 does (rare words weigh more, headings more than prose), and BM25
    scores a query as that sum. A section whose heading the query quotes whole, as a
    pasted error quotes the section titled with it, comes before every other; the
-   longest quoted heading first. */
+   longest quoted heading first. For a query of one or two words, the sections whose
+   heading names them come next. */
 "use strict";
 
 const SITE_SEARCH_SHOWN = 10;
@@ -87,6 +88,7 @@ async function siteSearchSections(pagefind, query) {
   const ranked = [...found.values()]
     .sort((a, b) => b.score - a.score)
     .slice(0, SITE_SEARCH_CANDIDATES);
+  const named = words.map((word) => siteSearchNormal(word).trim());
   for (const entry of ranked) {
     entry.data = await entry.result.data();
     const heading = siteSearchNormal(entry.data.meta.heading || "");
@@ -94,8 +96,13 @@ async function siteSearchSections(pagefind, query) {
       heading.length >= SITE_SEARCH_QUOTED_LENGTH && quoted.includes(heading)
         ? heading.length
         : 0;
+    // A heading that names both words of a short query is about what it asks; a
+    // longer query is better told by its words' scores.
+    entry.named =
+      named.length <= 2 && named.every((word) => heading.includes(word)) ? 1 : 0;
   }
-  ranked.sort((a, b) => b.quoted - a.quoted || b.score - a.score);
+  ranked.sort(
+    (a, b) => b.quoted - a.quoted || b.named - a.named || b.score - a.score);
   return ranked.slice(0, SITE_SEARCH_SHOWN).map((entry) => ({
     url: entry.data.meta.section,
     title: entry.data.meta.title,
