@@ -356,8 +356,11 @@ def releases(session: nox.Session, torch: str) -> None:
     }
     work = Path(session.create_tmp())
     catalogue = work / "catalogue.json"
+    catalogue.unlink(missing_ok=True)  # the last run's, which the check below ignores
     # Every device this PyTorch can use: the CPU, and CUDA on a CUDA machine.
     session.run("python", "-m", "semantics", "--json", str(catalogue), env=_env(device))
+    if not catalogue.exists():  # --install-only: nox skipped the run, so stop here
+        return
     # First the facts: the pages check their release facts against this recording.
     session.run(
         "python", "-m", "semantics.releases", "record", "--catalogue", str(catalogue),

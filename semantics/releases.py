@@ -205,6 +205,10 @@ def add_runs(
     document = recorded(metadata.version("torch"), folder)
     if document is None:
         raise LookupError(f"no recording of this release in {folder}: record first")
+    kept = document.get("install", {})
+    if kept.get("fresh_environment") and not install.get("fresh_environment"):
+        # A reused environment installed nothing: the last fresh install's cost stands.
+        install = kept
     document.update(runs=dict(sorted(runs.items())), install=install)
     return _write(document, folder)
 

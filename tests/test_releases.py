@@ -111,6 +111,21 @@ def test_the_recorded_releases_differ_where_nox_s_releases_found() -> None:
     assert found[0].after["kind"] == "raises"
 
 
+def test_a_reused_environment_keeps_the_last_fresh_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(metadata, "version", lambda name: "2.15.0+cu132")
+    document = _recording("2.15.0", True, "raises")
+    document["install"] = {"seconds": 452.0, "fresh_environment": True}
+    (tmp_path / "torch-2.15.0.json").write_text(json.dumps(document), encoding="utf-8")
+    reused = {"seconds": 3.0, "fresh_environment": False}
+    releases.add_runs({"a": "passed"}, reused, tmp_path)
+    assert releases.recorded("2.15.0", tmp_path)["install"]["seconds"] == 452.0
+    fresh = {"seconds": 460.0, "fresh_environment": True}
+    releases.add_runs({"a": "passed"}, fresh, tmp_path)
+    assert releases.recorded("2.15.0", tmp_path)["install"]["seconds"] == 460.0
+
+
 def test_another_release_replaces_the_torch_pin_only(tmp_path: Path) -> None:
     group = ["torch==2.13.0", "numpy", "matplotlib"]
     assert torch_releases.with_torch(group, "2.15.0") == [
