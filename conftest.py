@@ -9,6 +9,9 @@ without a build. This file sits at the root so that pytest reaches it for ``docs
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,20 +32,50 @@ class Page(pytest.File):
             yield PageCells.from_parent(self, name="cells")
 
 
+#: Set in the fresh interpreter a page's cells run in, to the page's path.
+IN_OWN_PROCESS = "TORCH_COPY_PAGE_IN_OWN_PROCESS"
+
+
+class PageFailed(Exception):
+    """A page's cells failed in the interpreter of their own; its output says where."""
+
+
 class PageCells(pytest.Item):
     """Every cell of one page, in order, in one namespace, as the page's kernel runs them.
 
     One test per page rather than one per cell: pytest-xdist may hand the tests of one
     file to different workers, and a cell needs the names the cells before it defined.
+    Each page runs in a fresh interpreter, as in the docs build, where each has a kernel
+    of its own: what one page did to the process (autograd's threads, which forbid a
+    later ``fork``; warnings shown once; a compile cache) cannot change another's.
     """
 
     def runtest(self) -> None:
-        for example in PAGE_CELLS.parse(self.path):
-            try:
-                example.evaluate()
-            except BaseException as error:
-                error.add_note(f"in the cell of {self.path.name}, line {example.line}")
-                raise
+        if IN_OWN_PROCESS in os.environ:  # the fresh interpreter: run them here
+            for example in PAGE_CELLS.parse(self.path):
+                try:
+                    example.evaluate()
+                except BaseException as error:
+                    error.add_note(
+                        f"in the cell of {self.path.name}, line {example.line}"
+                    )
+                    raise
+            return
+        child = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+             "-p", "no:xdist", f"{self.path}::cells"],
+            env={**os.environ, IN_OWN_PROCESS: str(self.path)},
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if child.returncode != 0:
+            raise PageFailed(child.stdout[-20_000:] + child.stderr[-5_000:])
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> str:
+        if isinstance(excinfo.value, PageFailed):
+            return (
+                f"{self.path.name}, run in an interpreter of its own:\n{excinfo.value}"
+            )
+        return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, f"{self.path.name}: every cell, in order"
