@@ -54,10 +54,26 @@ class Facts:
     shares_version_counter: bool | None = None
     #: The exception type the expression raises (e.g. ``"TypeError"``), else ``None``.
     error: str | None = None
+    #: Where a release raises another type for the same refusal: (the first release
+    #: series to do so, its type), oldest first. ``nox -s releases`` measured each.
+    error_since: tuple[tuple[str, str], ...] = ()
 
-    def with_(self, **changes: bool | str | None) -> Facts:
+    def with_(self, **changes: object) -> Facts:
         """Return these facts with some fields changed."""
         return replace(self, **changes)
+
+    def error_on(self, version: str) -> str | None:
+        """The exception type stated for PyTorch ``version`` (``"2.15.0+cpu"``)."""
+        stated = self.error
+        for since, error in self.error_since:
+            if _series_key(version) >= _series_key(since):
+                stated = error
+        return stated
+
+
+def _series_key(version: str) -> tuple[int, int]:
+    major, minor = re.match(r"(\d+)\.(\d+)", version).groups()  # type: ignore[union-attr]
+    return int(major), int(minor)
 
 
 # The recurring patterns. Each is checked by measurement on every build, not assumed.
@@ -1153,14 +1169,14 @@ CATALOGUE: tuple[Operation, ...] = (
         "imag_of_real",
         "x.imag",
         "refused",
-        RAISES.with_(error="RuntimeError"),
+        RAISES.with_(error="RuntimeError", error_since=(("2.15", "TypeError"),)),
         attr("torch.Tensor.imag"),
     ),
     Operation(
         "conj_imag_of_real",
         "x.conj().imag",
         "refused",
-        RAISES.with_(error="RuntimeError"),
+        RAISES.with_(error="RuntimeError", error_since=(("2.15", "TypeError"),)),
         attr("torch.Tensor.imag"),
     ),
     Operation(
@@ -1183,7 +1199,9 @@ CATALOGUE: tuple[Operation, ...] = (
         "torch.view_as_complex_copy(x.view(3, 2))",
         "refused",
         # view_as_complex() of the same tensor is a view that autograd records.
-        RAISES.with_(error="RuntimeError"),
+        RAISES.with_(
+            error="RuntimeError", error_since=(("2.15", "NotImplementedError"),)
+        ),
         func("torch.view_as_complex_copy"),
     ),
     Operation(
@@ -1408,5 +1426,6 @@ def problems() -> list[str]:
 
 
 def fact_names() -> tuple[str, ...]:
-    """Return the names of every field of :class:`Facts`, ``error`` last."""
+    """Return the names of every field of :class:`Facts`, ``error`` and
+    ``error_since`` last."""
     return tuple(f.name for f in fields(Facts))

@@ -204,7 +204,14 @@ def test_lookup_names_the_unknown_ids() -> None:
 
 
 def test_expected_facts_cover_every_measured_field() -> None:
-    assert catalogue.fact_names() == (*FIELDS, "error")
+    assert catalogue.fact_names() == (*FIELDS, "error", "error_since")
+
+
+def test_an_error_type_that_moved_is_stated_per_release() -> None:
+    imag = BY_ID["imag_of_real"].expected("cpu")
+    assert imag.error_on("2.13.0+cpu") == imag.error_on("2.14.1") == "RuntimeError"
+    assert imag.error_on("2.15.0+cu132") == imag.error_on("2.16.0") == "TypeError"
+    assert BY_ID["view"].expected("cpu").error_on("2.15.0") is None
 
 
 def test_device_specific_facts_override_the_default() -> None:
