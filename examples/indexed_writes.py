@@ -240,7 +240,7 @@ assert calls.names == ["__getitem__", "add_", "__setitem__"]
 assert torch.equal(t, ones)  # one element per index, each 0 + 1
 assert not shares_memory(t, by_hand) and not before_write.any()
 recorded = torch.zeros(5, device=device, requires_grad=True) * 1.0
-recorded[idx] = 1.0  # autograd names the call it records
+recorded[idx] = ones  # a tensor of values, as the write-back assigns
 assert type(recorded.grad_fn).__name__ == "IndexPutBackward0"
 doc = " ".join((torch.Tensor.index_put_.__doc__ or "").split())
 undefined = "If accumulate is ``False``, the behavior is undefined if indices"

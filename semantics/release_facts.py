@@ -86,6 +86,11 @@ RELEASE_FACTS = (
         "torch.zeros(3, 1).expand(3, 4).__setitem__(0, 7.0)",
     ),
     ReleaseFact(
+        "imag_of_real",
+        N_("What `x.imag` raises for a real tensor `x`"),
+        "torch.ones(3).imag",
+    ),
+    ReleaseFact(
         "grow_shared_memory",
         N_("Growing a tensor in shared memory with `resize_`"),
         "torch.zeros(3).share_memory_().resize_(10).shape",
