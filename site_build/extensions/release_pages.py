@@ -49,10 +49,27 @@ def _load(app: Sphinx) -> None:
         "measured": list(recordings),
         "changes": [change.to_json() for change in env.release_changes],  # type: ignore[attr-defined]
         "release_facts": {
-            fact.id: {v: d["release_facts"][fact.id] for v, d in recordings.items()}
+            fact.id: {
+                v: d["release_facts"][fact.id]
+                for v, d in recordings.items()
+                if fact.id in d["release_facts"]
+            }
             for fact in release_facts.RELEASE_FACTS
         },
     }
+    for version, document in recordings.items():
+        missing = [f.id for f in release_facts.RELEASE_FACTS
+                   if f.id not in document["release_facts"]]  # fmt: skip
+        if missing:  # a fact added since the session recorded this release
+            logger.warning(
+                "releases: the recording of PyTorch %s lacks the release fact(s) %s: "
+                "run `nox -s \"releases(torch='%s')\"`",
+                version,
+                ", ".join(missing),
+                version,
+                type="releases",
+                subtype="missing",
+            )
     own = recordings.get(build)
     if own is None:
         logger.warning(
@@ -148,7 +165,10 @@ class ReleaseFact(SphinxDirective):
                 label = str(_("(this build)"))
                 gap = space_between(version, label)
                 shown += [nodes.Text(gap), nodes.emphasis("", label)]
-            outcome = outcome_text(document["release_facts"][fact_id])
+            kept = document["release_facts"].get(fact_id)
+            outcome = (
+                outcome_text(kept) if kept else [nodes.Text(_("not measured yet"))]
+            )
             if version in moved:
                 marker = _("changed in {release}:").format(release=series(version))
                 gap = space_between(marker, outcome[0].astext() if outcome else "")
@@ -175,7 +195,8 @@ def _cell(children: list[nodes.Node]) -> nodes.entry:
 def _footer_context(
     app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
 ) -> None:
-    context["measured_releases"] = ", ".join(measured_releases(app.env))
+    # A list's separator is the language's: "2.13.0, 2.14.1", "2.13.0、2.14.1".
+    context["measured_releases"] = _(", ").join(measured_releases(app.env))
     context["build_release"] = app.env.release_build  # type: ignore[attr-defined]
 
 
