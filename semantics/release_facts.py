@@ -86,7 +86,7 @@ RELEASE_FACTS = (
         "torch.zeros(3, 1).expand(3, 4).__setitem__(0, 7.0)",
     ),
     ReleaseFact(
-        "imag_of_real",
+        "imag_of_a_real_tensor",
         N_("What `x.imag` raises for a real tensor `x`"),
         "torch.ones(3).imag",
     ),
