@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from semantics import release_facts, releases
+from semantics.catalogue import BY_ID
+from semantics.check import error_type
 from site_build.config import torch_releases
 
 RELEASE = torch_releases.public(metadata.version("torch"))
@@ -101,14 +103,30 @@ def test_a_fact_that_moved_is_marked_with_its_release() -> None:
 def test_the_recorded_releases_differ_where_nox_s_releases_found() -> None:
     # What nox -s releases found: update this list when a new recording moves a fact.
     found = releases.changes(releases.load_all())
-    assert [(c.subject, c.release) for c in found] == [
-        ("dlpack_reversed", "2.14.1"),
-        ("index_assign_records", "2.15.0"),
-        ("expanded_mask_assign", "2.15.0"),
-        ("expanded_row_assign", "2.15.0"),
+    assert [(c.subject, c.field, c.release) for c in found] == [
+        ("dlpack_reversed", "outcome", "2.14.1"),
+        ("imag_of_real", "error", "2.15.0"),
+        ("conj_imag_of_real", "error", "2.15.0"),
+        ("view_as_complex_copy_grad", "error", "2.15.0"),
+        ("index_assign_records", "outcome", "2.15.0"),
+        ("expanded_mask_assign", "outcome", "2.15.0"),
+        ("expanded_row_assign", "outcome", "2.15.0"),
+        ("imag_of_a_real_tensor", "outcome", "2.15.0"),
     ]
     assert found[0].before == {"kind": "dies", "detail": "SIGABRT"}
     assert found[0].after["kind"] == "raises"
+
+
+def test_the_catalogue_states_each_recorded_releases_exception_types() -> None:
+    # Every recording against the catalogue's error_since: a type that moved in a
+    # release is stated for it, and one stated to move did move there.
+    for version, document in releases.load_all().items():
+        for entry in document["catalogue"]["entries"]:
+            op = BY_ID.get(entry["op"])
+            if op is None or op.code != entry["code"]:
+                continue  # changed since it was recorded
+            stated = op.expected(entry["device"]).error_on(version)
+            assert error_type(entry["error"]) == stated, (version, op.id)
 
 
 def test_a_reused_environment_keeps_the_last_fresh_install(
