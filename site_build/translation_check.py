@@ -71,7 +71,11 @@ def prose(message: str) -> str:
 def _terms(cell: str) -> list[str]:
     """The words of a glossary cell of column 中文: ``源张量``, or ``步长、存储偏移``,
     without the notes in full-width brackets."""
-    return [w.strip() for w in re.split("[、；]", re.sub("（[^）]*）", "", cell)) if w.strip()]
+    return [
+        w.strip()
+        for w in re.split("[、\uff1b]", re.sub("\uff08[^\uff09]*\uff09", "", cell))
+        if w.strip()
+    ]
 
 
 def _spans(text: str, word: str) -> list[tuple[int, int]]:

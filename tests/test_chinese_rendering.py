@@ -204,10 +204,15 @@ def test_misplaced_and_missing_spaces_are_found_and_spaces_by_code_are_not() -> 
     # next to a Latin word. None beside full-width punctuation or a Latin word in
     # full-width brackets.
     assert found("<p>并发出警告<code>Casting</code>。</p>") == 1
-    assert found("<p>见<a href='#x'><code>Tensor.copy_(src)</code>：新的值</a></p>") == 1
+    assert (
+        found("<p>见<a href='#x'><code>Tensor.copy_(src)</code>：新的值</a></p>") == 1
+    )
     assert found("<p>由 Sphinx 9.0.4创建。</p>") == 1
     assert found("<p>在PyTorch 中</p>") == 1
-    assert found("<p>见 <a href='#x'><code>clone()</code></a>，打包钩子（pack hook）</p>") == 0
+    assert (
+        found("<p>见 <a href='#x'><code>clone()</code></a>，打包钩子（pack hook）</p>")
+        == 0
+    )
     assert found("<pre>中文 中文</pre><p class='untranslated'>中 文</p>") == 0
     assert chinese_in_code("<p><code>锁页</code> 和 <code>x</code></p>") == ["锁页"]
     assert chinese_in_code("<a><code class='xref download'>下载</code></a>") == []
