@@ -7,7 +7,9 @@ punctuation (，。：（） and the like). Markup gets this wrong where the wor
 Chinese: a space a translator put around a link, an emphasis or a cross-reference whose
 text renders Chinese (``详见 推理张量。``), or one before ``（`` after inline code. This
 module reads a page's HTML as a reader sees its text, inline code standing for a Latin
-word, and reports each such space, and each inline code whose text is Chinese.
+word, and reports each such space, each missing one between a Chinese character and
+a Latin word or inline code (``并发出警告`Casting…```, a link whose text starts with code
+written right after ``见``), and each inline code whose text is Chinese.
 ``tests/test_chinese_rendering.py`` applies it to the Chinese edition;
 ``locales/TRANSLATING.md`` says how to write a message that avoids them.
 """
@@ -48,6 +50,12 @@ _PROBLEMS = (
     (re.compile(rf"[{FULL_WIDTH}][ \t\n\u00a0]+"), "a space after full-width punctuation"),
 )  # fmt: skip
 _CODE_WORD = "x"
+#: A Latin letter or digit, inline code included (it reads as ``x``).
+_LATIN = "A-Za-z0-9"
+_MISSING = (
+    (re.compile(rf"[{_HAN}][{_LATIN}]"), "no space between Chinese and a Latin word"),
+    (re.compile(rf"[{_LATIN}][{_HAN}]"), "no space between a Latin word and Chinese"),
+)
 
 
 def _skipped(element: HtmlElement) -> bool:
@@ -74,7 +82,8 @@ def _text(element: HtmlElement, top: bool = True) -> str:
 
 
 def spacing_problems(html: bytes | str) -> list[str]:
-    """Each misplaced space in the Chinese prose of the page ``html``, in context."""
+    """Each misplaced or missing space in the Chinese prose of the page ``html``, in
+    context."""
     found = []
     for element in lxml.html.fromstring(html).iter(*BLOCKS):
         if any(_skipped(e) for e in (element, *element.iterancestors())):
@@ -82,7 +91,7 @@ def spacing_problems(html: bytes | str) -> list[str]:
         text = _text(element).strip()
         if not re.search(f"[{_HAN}]", text):
             continue
-        for pattern, what in _PROBLEMS:
+        for pattern, what in (*_PROBLEMS, *_MISSING):
             for match in pattern.finditer(text):
                 context = text[max(0, match.start() - 12) : match.end() + 12]
                 found.append(f"{what}: {' '.join(context.split())!r}")

@@ -68,10 +68,36 @@ def prose(message: str) -> str:
     return _AUTOLINK.sub(" ", _MARKDOWN_LINK.sub("]", text))
 
 
+def _terms(cell: str) -> list[str]:
+    """The words of a glossary cell of column 中文: ``源张量``, or ``步长、存储偏移``,
+    without the notes in full-width brackets."""
+    return [
+        w.strip()
+        for w in re.split("[、\uff1b]", re.sub("\uff08[^\uff09]*\uff09", "", cell))
+        if w.strip()
+    ]
+
+
+def _spans(text: str, word: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in re.finditer(re.escape(word), text)]
+
+
 def other_renderings(message: str, avoided: dict[str, str]) -> list[tuple[str, str]]:
-    """(rendering, the glossary's term) for each ruled-out rendering ``message`` uses."""
+    """(rendering, the glossary's term) for each ruled-out rendering ``message`` uses.
+
+    A rendering that overlaps the term itself is the term, not another rendering: with
+    ``传到源`` ruled out for ``源张量``, ``写入传到源张量`` is fine.
+    """
     text = prose(message)
-    return [(word, term) for word, term in avoided.items() if word in text]
+    found = []
+    for word, term in avoided.items():
+        allowed = [s for t in _terms(term) for s in _spans(text, t)]
+        if any(
+            not any(a < end and start < b for a, b in allowed)
+            for start, end in _spans(text, word)
+        ):
+            found.append((word, term))
+    return found
 
 
 def markup(message: str) -> Counter[tuple[str, str]]:

@@ -1,7 +1,8 @@
 """The Chinese edition is set as Chinese is set, and says what the English one says.
 
 It reads the editions that ``nox -s docs`` wrote (``build/html`` and
-``build/html/zh_CN``): no space where Chinese typography has none and no Chinese words
+``build/html/zh_CN``): no space where Chinese typography has none, one where it has
+one (between Chinese and a Latin word or inline code), and no Chinese words
 in code type (``site_build.chinese_spacing``); every folded block's summary says in
 Chinese what the block does, as the English one does; a link that quotes its target's
 heading in English quotes it in Chinese too; the downloads are named one way.
@@ -186,7 +187,7 @@ def test_links_go_where_the_english_ones_go(page: str) -> None:
     )
 
 
-def test_misplaced_spaces_are_found_and_spaces_by_code_are_not() -> None:
+def test_misplaced_and_missing_spaces_are_found_and_spaces_by_code_are_not() -> None:
     def found(html: str) -> int:
         return len(spacing_problems(html))
 
@@ -199,6 +200,19 @@ def test_misplaced_spaces_are_found_and_spaces_by_code_are_not() -> None:
     )
     assert found("<p><span class='sd-badge'>不成立</span> 这三个函数</p>") == 0
     assert found("<p>English words only, here</p>") == 0
+    # A missing space: before inline code, after a link whose text starts with code,
+    # next to a Latin word. None beside full-width punctuation or a Latin word in
+    # full-width brackets.
+    assert found("<p>并发出警告<code>Casting</code>。</p>") == 1
+    assert (
+        found("<p>见<a href='#x'><code>Tensor.copy_(src)</code>：新的值</a></p>") == 1
+    )
+    assert found("<p>由 Sphinx 9.0.4创建。</p>") == 1
+    assert found("<p>在PyTorch 中</p>") == 1
+    assert (
+        found("<p>见 <a href='#x'><code>clone()</code></a>，打包钩子（pack hook）</p>")
+        == 0
+    )
     assert found("<pre>中文 中文</pre><p class='untranslated'>中 文</p>") == 0
     assert chinese_in_code("<p><code>锁页</code> 和 <code>x</code></p>") == ["锁页"]
     assert chinese_in_code("<a><code class='xref download'>下载</code></a>") == []

@@ -258,3 +258,19 @@ def test_a_translation_that_uses_another_rendering_of_a_term_is_reported(
     assert len(problems) == 2, problems
     assert "'经由', not the glossary's '通过'" in problems[0]
     assert "'跟踪', not the glossary's '追踪'" in problems[1]
+
+
+def test_a_ruled_out_rendering_inside_the_term_itself_is_the_term(
+    tmp_path: Path,
+) -> None:
+    # 传到源 is ruled out for 源张量; 传到源张量 holds it and is the term.
+    assert translation_check.avoided_terms()["传到源"] == "源张量"
+    path = _po(
+        tmp_path,
+        'msgid "Writes reach the source."\nmsgstr "写入传到源。"\n\n'
+        'msgid "Writes reach the source tensor."\nmsgstr "写入传到源张量。"\n\n'
+        'msgid "Both."\nmsgstr "写入传到源张量，梯度也传到源。"\n',
+    )
+    problems = translation_check.problems(path)
+    assert len(problems) == 2, problems
+    assert all("'传到源', not the glossary's '源张量'" in p for p in problems)

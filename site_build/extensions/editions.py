@@ -66,6 +66,10 @@ THEME_MESSAGES = (
     "System Settings",
     "Breadcrumb",
     "© Copyright %(copyright)s.",
+    # Translated by Sphinx's and the theme's own catalogues, but without the space
+    # Chinese sets before a Latin word and with an ASCII full stop (…9.0.4创建。).
+    'Created using <a href="https://www.sphinx-doc.org/">Sphinx</a> %(sphinx_version)s.',
+    'Built with the <a href="%(PST_url)s">PyData Sphinx Theme</a> %(theme_version)s.',
 )
 #: The glossary page: its Chinese terms are words for the search index.
 GLOSSARY = ROOT / "docs" / "glossary.md"
@@ -106,7 +110,14 @@ def _configure(app: Sphinx, config: Config) -> None:
         }
     english_author = config.author
     config.author = str(_("The torch-copy-semantics authors"))
-    config.copyright = config.copyright.replace(english_author, config.author)
+    year, comma, owner = config.copyright.partition(", ")
+    if comma and owner == english_author:
+        # "2026, authors": the comma is the English one; an edition sets its own.
+        config.copyright = str(_("{year}, {author}")).format(
+            year=year, author=config.author
+        )
+    else:
+        config.copyright = config.copyright.replace(english_author, config.author)
     source = config.myst_substitutions.get("source_repository", "")
     words = str(_("source repository"))
     config.myst_substitutions["source_repository"] = source.replace(
