@@ -13,6 +13,7 @@ extension reads those files once per build and:
 
 from __future__ import annotations
 
+import re
 from importlib import metadata
 
 from docutils import nodes
@@ -105,15 +106,26 @@ def changes_of(env: object, subject: str) -> list[releases.Change]:
     return [c for c in env.release_changes if c.subject == subject]  # type: ignore[attr-defined]
 
 
-def marker_text(change: releases.Change, label: str) -> str:
+def marker_nodes(change: releases.Change, label: str) -> list[nodes.Node]:
     """A matrix row's marker, "changed in 2.14: Shares memory was yes, now no", in
-    the page's language (``label`` is the fact's heading)."""
-    return _("changed in {release}: {fact} was {before}, now {after}").format(
-        release=series(change.release),
-        fact=label,
-        before=_(releases._shown(change.before)),
-        after=_(releases._shown(change.after)),
+    the page's language (``label`` is the fact's heading). A value that is not a
+    yes or no, such as an error, is PyTorch's own text: it is set as code."""
+    template = _("changed in {release}: {fact} was {before}, now {after}")
+    text = template.replace("{release}", series(change.release)).replace(
+        "{fact}", label
     )
+    found: list[nodes.Node] = []
+    for piece in re.split(r"(\{before\}|\{after\})", text):
+        if piece in ("{before}", "{after}"):
+            value = change.before if piece == "{before}" else change.after
+            shown = releases._shown(value)
+            if isinstance(value, bool) or value is None:
+                found.append(nodes.Text(_(shown)))
+            else:
+                found.append(nodes.literal(shown, shown))
+        elif piece:
+            found.append(nodes.Text(piece))
+    return found
 
 
 def outcome_text(outcome: dict[str, str]) -> list[nodes.Node]:

@@ -351,11 +351,11 @@ def _release_markers(env: BuildEnvironment, op: Operation) -> list[nodes.Node]:
     found: list[nodes.Node] = []
     for change in release_pages.changes_of(env, op.id):
         name = label(change.field) if change.field in LABELS else _("Error")
-        text = release_pages.marker_text(change, name)
-        text = f"{text} ({change.device})"
+        marker = release_pages.marker_nodes(change, name)
+        marker.append(nodes.Text(f" ({change.device})"))
         found.append(
             nodes.paragraph(
-                "", "", nodes.strong(text, text), classes=["release-change"]
+                "", "", nodes.strong("", "", *marker), classes=["release-change"]
             )
         )
     return found
