@@ -2,9 +2,9 @@
 ``optimizer.step()`` before a later ``backward()``: the GAN loop
 ================================================================
 
-**step() writes each parameter in place and moves its version counter, so a
-graph that saved the parameter before the step refuses backward(). Run every
-backward() first, or build the graph again.**
+**Unless fused, step() writes each parameter that has a gradient in place
+and moves its version counter, so a graph that saved the parameter refuses
+backward(). Run every backward() first, or build the graph again.**
 """
 
 # Setup: the device (TORCH_DEVICE, else CUDA if present, else the CPU), the
@@ -67,12 +67,14 @@ real = torch.randn(16, 2, device=device) + 2
 # %%
 # step() writes the parameters in place
 # -------------------------------------
-# **Every torch.optim optimizer updates each parameter in place, under
-# no_grad: the same tensor, the same memory, and its version counter one
-# higher.**
+# **A step of torch.optim updates each parameter that has a gradient in
+# place, under no_grad: the same tensor, the same memory, and a higher
+# version, unless the step is fused or differentiable.**
 #
 # An alias taken before the step sees the new values: the memory was written,
-# not replaced.
+# not replaced. The counter moves by one or more per step: AdamW's weight
+# decay writes once more. A fused step writes without moving it, so backward
+# then runs with the new weights, without a word.
 G, D, opt_G, opt_D = gan()
 weight = D[2].weight
 alias = weight.detach()  # the same memory, the same counter
@@ -87,7 +89,8 @@ print(f"the alias taken before saw the step: {torch.equal(alias, weight)}")
 
 # %%
 
-# Checks: written in place, counter moved, for each optimizer
+# Checks: written in place; the counter moved unless fused, for each
+# optimizer that offers the three implementations
 assert D[2].weight is weight and shares_memory(alias, weight)
 assert not torch.equal(weight.detach(), old) and torch.equal(alias, weight)
 assert weight._version == version + 1
@@ -95,15 +98,50 @@ for make in (
     torch.optim.SGD,
     torch.optim.Adam,
     torch.optim.AdamW,
-    torch.optim.RMSprop,
     torch.optim.Adagrad,
 ):
-    _, D2, _, opt = gan(make)
-    losses(G, D2, z, real)[0].backward()
-    before = [(p.detach(), p._version) for p in D2.parameters()]
-    opt.step()
-    for p, (view, v) in zip(D2.parameters(), before, strict=True):
-        assert p._version > v and shares_memory(p, view), make
+    moved = {}
+    for options in ({"foreach": False}, {"foreach": True}, {"fused": True}):
+        torch.manual_seed(0)
+        D2 = nn.Linear(2, 1).to(device)
+        opt = make(D2.parameters(), lr=0.1, **options)
+        x = torch.randn(4, 2, device=device, requires_grad=True)
+        saved = D2(x).sum()  # saves D2.weight
+        D2(real[:4, :]).sum().backward()
+        view, v = D2.weight.detach(), D2.weight._version
+        try:
+            opt.step()
+        except RuntimeError as error:  # a fused step this device lacks
+            if "`fused=True` requires" not in str(error):
+                raise
+            continue
+        assert shares_memory(D2.weight, view), (make, options)
+        fused = options.get("fused", False)
+        moved[str(options)] = D2.weight._version - v
+        assert (moved[str(options)] == 0) == fused, (make, options)
+        try:
+            (through,) = torch.autograd.grad(saved, x)
+        except RuntimeError:
+            assert not fused, (make, options)
+        else:  # silently, with the weights after the step
+            assert fused and torch.allclose(through[0], D2.weight[0]), make
+    # AdamW decays the weight, then updates it: two writes
+    assert moved["{'foreach': False}"] == (
+        2 if make is torch.optim.AdamW else 1
+    )
+# A parameter without a gradient is skipped; differentiable=True records the
+# step, which a leaf refuses
+frozen = nn.Parameter(torch.ones(3, device=device))
+torch.optim.Adam([frozen], lr=0.1).step()
+assert frozen._version == 0 and torch.equal(frozen.detach(), torch.ones(3))
+frozen.grad = torch.ones(3, device=device)
+try:
+    torch.optim.SGD([frozen], lr=0.1, differentiable=True).step()
+except RuntimeError as error:
+    refused = str(error)
+else:
+    refused = "a differentiable step wrote into a leaf"
+assert "leaf Variable that requires grad" in refused, refused
 
 # %%
 # The wrong order

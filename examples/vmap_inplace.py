@@ -84,8 +84,8 @@ def layout_cases(device: torch.device) -> dict[tuple[str, str], torch.Tensor]:
 # A write into an unbatched tensor is refused
 # -------------------------------------------
 # **A tensor made inside the function by torch.zeros(shape) is not batched:
-# vmap refuses to write a value that differs per sample into it, whatever its
-# dtype or layout.**
+# vmap refuses to write a batched value into it, one per sample even if all
+# are equal, whatever its dtype or layout.**
 #
 # The function below is written for one sample of three values. Under vmap,
 # ``sample[0]`` holds one value per sample, and ``out`` has room for one.
