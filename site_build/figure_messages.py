@@ -11,6 +11,7 @@ of code. What is data stays as drawn, in every edition:
 - a number standing alone is a value: the message has ``{0}``, ``{1}``... in its
   place, and a translation puts them where Chinese wants them. Values measured on the
   build's device (bytes, MiB) thus leave the message the same on the CPU and on CUDA;
+- a unit (``MiB``) is written alike in every language;
 - a line with Chinese in it is translated already.
 
 Standard library only, but for matplotlib's font metrics where a line of several is
@@ -20,6 +21,7 @@ the tests use it.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable, Iterator
@@ -35,6 +37,8 @@ _WORD = re.compile(r"^[A-Za-z][A-Za-z'\u2019-]*[A-Za-z]$")
 #: or a dotted path.
 NUMBER = re.compile(r"(?<![\w.\[\]])[-\u2212]?\d+(?:\.\d+)?(?![\w\[(])")
 _PLACEHOLDER = re.compile(r"\{(\d+)\}")
+#: Units written the same in every language: not words.
+UNITS = frozenset({"kB", "KB", "KiB", "MB", "MiB", "GB", "GiB"})
 _CODE_CHARACTERS = frozenset("._=()[]{}<>/\\0123456789")
 #: Fonts with Chinese glyphs, after the figure's own and before the generic family:
 #: Debian's (what CI installs), then macOS's, Windows' and the common open ones.
@@ -97,7 +101,8 @@ def _is_code(token: str) -> bool:
 
 
 def _is_word(token: str) -> bool:
-    return bool(_WORD.match(token.strip(",;:!?\"'")))
+    token = token.strip(",;:!?\"'()")
+    return bool(_WORD.match(token)) and token not in UNITS
 
 
 def _message_of(text: str) -> tuple[str, list[str]] | None:
@@ -261,7 +266,6 @@ def _size(line: Line) -> float:
 def _width(line: Line) -> float:
     """How wide matplotlib made ``line``, in the SVG's units."""
     from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import TextToPath
 
     style = _style(line)
     prop = FontProperties(
@@ -271,10 +275,17 @@ def _width(line: Line) -> float:
         weight=style.get("font-weight", "normal"),
         style=style.get("font-style", "normal"),
     )
-    width, _height, _descent = TextToPath().get_text_width_height_descent(
+    width, _height, _descent = _text_to_path().get_text_width_height_descent(
         line.text, prop, ismath=False
     )
     return width
+
+
+@functools.cache
+def _text_to_path():
+    from matplotlib.textpath import TextToPath
+
+    return TextToPath()
 
 
 def _alignment(xs: list[float], widths: list[float]) -> tuple[str, float]:
