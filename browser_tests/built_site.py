@@ -95,7 +95,7 @@ class GalleryEntry:
     """One thumbnail of the gallery index: the page it links to and its image."""
 
     page: str  # relative to the site root, e.g. gallery/clone.html
-    thumbnail: str  # relative to the site root, e.g. _images/sphx_glr_clone_thumb.png
+    thumbnail: str  # relative to the site root, e.g. _images/sphx_glr_clone_thumb.svg
 
 
 class _GalleryParser(HTMLParser):

@@ -38,6 +38,7 @@ extensions = [
     "site_build.extensions.gallery_pages",
     "site_build.extensions.break_points",
     "site_build.extensions.figure_alt",
+    "site_build.extensions.figure_text",
     "site_build.extensions.execution_cache",
     "site_build.extensions.hermetic",
     "sphinxext.opengraph",
@@ -132,7 +133,9 @@ sphinx_gallery_conf = {
     "show_memory": gallery.PeakMemory(),
     "show_signature": False,
     "first_notebook_cell": None,
-    "image_srcset": ["2x"],  # sharp on HiDPI screens
+    # SVG with its text as text: sharp on HiDPI screens, and translatable.
+    "image_scrapers": (gallery.SvgFigures(),),
+    "image_srcset": [],
     "matplotlib_animations": False,
     "copyfile_regex": "",
 }

@@ -241,6 +241,8 @@ assert c1_grad is None and torch.equal(c2_grad, torch.full_like(w, 5.0))
 
 
 # Drawing: each tensor as the row of its storage's elements
+# Alt: Two rows of boxes with the same values: x above, y = x.clone() below,
+#   each labelled with the bytes of its own storage.
 def draw_storage(ax, top, name, t):
     values = t.detach().cpu().flatten().tolist()
     nbytes = t.untyped_storage().nbytes()

@@ -160,6 +160,9 @@ for (kind, layout), target in layout_cases(device).items():
 # ``dst`` already had, and converted on the way.
 
 # Drawing: src on the left, an arrow into each row of dst
+# Alt: A row of boxes holding src's values, with an arrow into each of the two
+#   rows of dst, which hold the same values; each side is labelled with its
+#   dtype, and dst.copy_(src) is written below.
 plt.rcParams["font.size"] = 13
 fig = plt.figure(figsize=(5, 3.5))
 ax = fig.add_axes((0, 0, 1, 1), xlim=(0, 5), ylim=(0, 3.5))  # 1 unit = 1 inch
@@ -197,10 +200,9 @@ for k, values in enumerate(dst_rows):
         (src_x + 3 * cell, middle + (0.5 - k) * row_h / 2),
         arrowprops={"arrowstyle": "-|>", "lw": 2.2, "color": "#333"},
     )
-ax.text(
-    src_x, middle + row_h / 2 + 0.15, f"src: {str(src.dtype)[6:]}", size=16
-)
-ax.text(dst_x, middle + row_h + 0.15, f"dst: {str(dst.dtype)[6:]}", size=16)
+code = {"size": 16, "family": "monospace"}  # names and dtypes: code type
+ax.text(src_x, middle + row_h / 2 + 0.15, f"src: {str(src.dtype)[6:]}", **code)
+ax.text(dst_x, middle + row_h + 0.15, f"dst: {str(dst.dtype)[6:]}", **code)
 ax.text(2.5, 0.45, "dst.copy_(src)", ha="center", size=16, family="monospace")
 plt.show()
 

@@ -312,6 +312,9 @@ assert torch.equal(w.clone().detach()[1:], c[1:])
 # Drawn from the live tensors above.
 
 # Drawing: the one storage, and the two names that read it
+# Alt: One row of boxes holding w's values; above it, w requires grad and d =
+#   w.detach() does not; below it, the one storage's size in bytes, read by
+#   both.
 plt.rcParams["font.size"] = 13
 fig, ax = plt.subplots(figsize=(5, 2.6))
 for i, value in enumerate(w.detach().cpu().tolist()):

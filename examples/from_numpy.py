@@ -372,6 +372,9 @@ assert not np.shares_memory(flipped.numpy(), b)
 
 
 # Drawing: one buffer, and the span each name covers
+# Alt: One buffer drawn as boxes, each with its value and its byte offset;
+#   spans show that the NumPy array a and t = torch.from_numpy(a) cover all of
+#   it, and u = torch.from_numpy(a[2:]) only its tail.
 def span(ax, y, first, last, label):
     ax.plot([first, last], [y, y], color="#333333", lw=2)
     for end in (first, last):

@@ -243,6 +243,8 @@ assert not torch.allclose(D[2].weight.grad, d_only)
 # Drawn from the counters above.
 
 # Drawing: the saved version against the version after the step
+# Alt: Two bars of D[2].weight._version: the version g_loss saved, and a higher
+#   one after opt_D.step().
 G, D, opt_G, opt_D = gan()
 d_loss, g_loss = losses(G, D, z, real)
 saved_version = D[2].weight._version

@@ -328,6 +328,9 @@ assert torch.equal(added, accumulated)
 # %%
 
 # Drawing: the value at each position, as a stack of unit squares
+# Alt: For each position of x, two stacks of unit squares: x[idx] += 1
+#   adds one once where idx repeats the position, accumulate=True adds one
+#   for every time idx names it.
 results = {  # label: (values, fill, edge)
     "x[idx] += 1": (plus_equals, "#f4cccc", "#990000"),
     "accumulate=True": (accumulated, "#cfe2f3", "#1f4e79"),
@@ -353,7 +356,14 @@ ax.tick_params(length=0)
 ax.set_yticks([])
 ax.spines[["left", "right", "top"]].set_visible(False)
 ax.set(xlim=(-0.2, 12.6), ylim=(0, 5.2))
-ax.text(12.6, 3.9, f"idx = {idx.tolist()}", ha="right", va="center")
+ax.text(
+    12.6,
+    3.9,
+    f"idx = {idx.tolist()}",
+    ha="right",
+    va="center",
+    family="monospace",
+)
 fig.tight_layout(pad=0.2)
 plt.show()
 

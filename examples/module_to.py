@@ -364,6 +364,9 @@ if device.type == "cuda":
 
 
 # Drawing: an arrow from each name to the object it names
+# Alt: Arrows from names to objects: model and model.to(float64) point to one
+#   Linear module; t and t.to(float32) point to one tensor, t.to(float64) to a
+#   new one.
 def draw_names(ax, top, heading, names):
     """Under a heading, an arrow from each name to its object; count objects."""
     ax.text(0.1, top, heading, va="center", size=15, weight="bold")

@@ -329,6 +329,8 @@ assert not (shares_memory(n, x) or shares_memory(c, x) or shares_memory(n, c))
 # ``arr``, copied into memory of its own, and its dtype and device from ``base``.
 
 # Drawing: the values come from arr, the dtype and device from base
+# Alt: The values of arr, in its dtype, copied into base.new_tensor(arr), whose
+#   dtype and device come from base, drawn above it.
 plt.rcParams["font.size"] = 13
 fig = plt.figure(figsize=(5, 3.5))
 ax = fig.add_axes((0, 0, 1, 1), xlim=(0, 5), ylim=(0, 3.5))  # 1 unit = 1 inch
@@ -361,7 +363,15 @@ def dtype_name(t):
 
 ARROW = {"arrowstyle": "-|>", "lw": 2.2, "color": "#333"}
 draw_row(0.1, arr.tolist(), "#ead1dc", "#741b47")
-ax.text(1.0, low - 0.15, f"arr\n{arr.dtype}", ha="center", va="top", size=14)
+ax.text(
+    1.0,
+    low - 0.15,
+    f"arr\n{arr.dtype}",
+    ha="center",
+    va="top",
+    size=14,
+    family="monospace",
+)
 draw_row(3.1, from_arr.cpu().tolist(), "#cfe2f3", "#1f4e79")
 ax.text(
     3.75,
@@ -376,8 +386,16 @@ ax.text(2.5, 1.45, "copied", ha="center", va="bottom", size=15)
 ax.add_patch(
     plt.Rectangle((2.7, 2.55), 2.2, 0.8, fc="#fff2cc", ec="#7f6000", lw=2)
 )
-where = f"{dtype_name(base)} on {base.device.type}"
-ax.text(3.8, 2.95, f"base\n{where}", ha="center", va="center", size=15)
+where = f"{dtype_name(base)}, {base.device.type}"  # data: in code type
+ax.text(
+    3.8,
+    2.95,
+    f"base\n{where}",
+    ha="center",
+    va="center",
+    size=15,
+    family="monospace",
+)
 ax.annotate("", (4.0, high), (4.0, 2.55), arrowprops=ARROW)
 ax.text(3.9, 2.15, "dtype,\ndevice", ha="right", va="center", size=13)
 plt.show()

@@ -278,6 +278,9 @@ assert not os.path.exists(folder.name)  # the files are gone
 
 
 # Drawing: one bar per file, its name and size written on it
+# Alt: One horizontal bar per saved file, labelled with what it holds and its
+#   size: the row x[0] makes a file as large as x, its clone a small one, and x
+#   with x[0] one file about the size of x.
 def readable(size):
     """A file size in kB or MB, for the labels on the bars."""
     return f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1e3:.1f} kB"

@@ -306,6 +306,9 @@ assert shared.tolist() == [7.0] * 4
 
 
 # Drawing: two processes, one shared memory between them
+# Alt: Two boxes, the parent process and a spawned child, above one row of
+#   values in shared memory: the parent reads it, the child writes it; below,
+#   is_shared() of x.
 def process_box(ax, left, title, code):
     box = plt.Rectangle(
         (left, 2.6), 3.3, 1.9, fc="#fff2cc", ec="#7f6000", lw=2
@@ -342,7 +345,14 @@ for start, end, label, side in (
     )
     middle = (start + end) / 2 + (-0.15 if side == "right" else 0.15)
     ax.text(middle, 1.95, label, ha=side, va="center", style="italic")
-ax.text(3.6, 0.02, f"is_shared() = {x.is_shared()}", ha="center", va="center")
+ax.text(
+    3.6,
+    0.02,
+    f"is_shared() = {x.is_shared()}",
+    ha="center",
+    va="center",
+    family="monospace",
+)
 ax.set(xlim=(-0.05, 7.25), ylim=(-0.25, 4.55))
 ax.axis("off")
 fig.tight_layout(pad=0.2)

@@ -342,6 +342,9 @@ assert w.tolist() == [0.0] * 4 and w.requires_grad
 
 
 # Drawing: x as its storage, then x.view(3, 4) and its transpose as grids
+# Alt: Cells numbered by their storage position: x as one row, x.view(3, 4) as
+#   a grid in the same order, and its transpose as a grid that reads the
+#   storage by columns, each with its strides.
 def draw_grid(ax, left, top, name, tensor):
     grid = torch.atleast_2d(storage_index(tensor)).tolist()
     ax.text(left, top + 0.15, name, va="bottom")

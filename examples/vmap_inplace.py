@@ -177,6 +177,9 @@ assert kept.tolist() == [[1.0] * 3] * 2 and not shares_memory(copied, kept)
 # **torch.zeros(shape) gives one row for the whole batch; sample.new_zeros
 # gives one row per sample.**
 plt.rcParams["font.size"] = 13
+# Alt: Two panels of boxes: torch.zeros gives one row for the whole batch,
+#   whose value is unknown; new_zeros gives one row per sample, each holding
+#   that sample's value.
 fig, ax = plt.subplots(figsize=(5, 3.4))
 for column, (title, rows) in enumerate(
     (("torch.zeros", 1), ("new_zeros", len(batch)))

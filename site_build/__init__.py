@@ -9,6 +9,9 @@
     runs as a program.
 ``gallery``
     The callables Sphinx-Gallery's configuration names.
+``svg_figures``, ``figure_messages``
+    How every figure is saved (SVG, its text as text), and the words of a figure that
+    an edition translates.
 ``commands``
     Command-line programs: ``python -m site_build.commands.site_links`` (the link
     checker) and ``python -m site_build.commands.inventories`` (the intersphinx

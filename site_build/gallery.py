@@ -129,3 +129,33 @@ def is_gallery_page(docname: str, gallery_dirs: list[str]) -> bool:
     return any(
         docname.startswith(f"{gallery.rstrip('/')}/") for gallery in gallery_dirs
     )
+
+
+class SvgFigures:
+    """Sphinx-Gallery's image scraper: its matplotlib scraper, saving SVG with the
+    site's settings (``site_build.svg_figures``).
+
+    An instance for the reason ``PeakMemory`` is one; equal instances keep an
+    unchanged configuration unchanged.
+    """
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SvgFigures)
+
+    def __hash__(self) -> int:
+        return hash(SvgFigures.__qualname__)
+
+    def __repr__(self) -> str:
+        return "SvgFigures()"
+
+    def __call__(self, block, block_vars, gallery_conf) -> str:
+        import matplotlib
+        from sphinx_gallery.scrapers import matplotlib_scraper
+
+        from site_build import svg_figures
+
+        with matplotlib.rc_context(svg_figures.SETTINGS):
+            return matplotlib_scraper(
+                block, block_vars, gallery_conf, format="svg",
+                metadata=svg_figures.METADATA,
+            )  # fmt: skip

@@ -27,6 +27,8 @@ _TITLED = re.compile(r"^(?P<title>.*?)\s*<(?P<target>[^<>]+)>$", re.DOTALL)
 _MARKDOWN_LINK = re.compile(r"\]\((?P<url>[^)\s]+)\)")
 _AUTOLINK = re.compile(r"<(?P<url>https?://[^>\s]+)>")
 _SUBSTITUTION = re.compile(r"\{\{\s*(?P<name>\w+)\s*\}\}|\|(?P<rst>\w+)\|")
+#: Where a figure's message has a value drawn from data (``site_build.figure_messages``).
+_PLACEHOLDER = re.compile(r"(?<!\{)\{(?P<index>\d+)\}(?!\})")
 
 
 #: A Chinese translation of a long message is rarely under this share of its English
@@ -105,7 +107,7 @@ def markup(message: str) -> Counter[tuple[str, str]]:
 
     Kinds: ``code`` (a code span, or reStructuredText's default role), a role's name
     (its target, without the title a translation may change), ``link`` (an address),
-    ``substitution``.
+    ``substitution``, ``value`` (a figure's ``{0}``).
     """
     found: Counter[tuple[str, str]] = Counter()
     rest = []
@@ -127,6 +129,8 @@ def markup(message: str) -> Counter[tuple[str, str]]:
         found.update(("link", m["url"]) for m in pattern.finditer(text))
     for m in _SUBSTITUTION.finditer(text):
         found["substitution", m["name"] or m["rst"]] += 1
+    for m in _PLACEHOLDER.finditer(text):
+        found["value", m["index"]] += 1
     return found
 
 
@@ -161,7 +165,7 @@ def rendered(message: str, syntax: str) -> Counter[str]:
 
 def syntax_of(path: Path) -> str | None:
     """The markup of a catalogue's messages: its page's, or None for template words."""
-    if path.stem in ("site", "sphinx") and path.parent.name == "LC_MESSAGES":
+    if path.stem in ("site", "sphinx", "figures") and path.parent.name == "LC_MESSAGES":
         return None
     return "rst" if path.parent.name == "gallery" else "md"
 

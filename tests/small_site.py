@@ -89,13 +89,23 @@ RUNS = myst_nb_page(
 )
 PRELOADED = "torch preloaded: True"
 STUB = '"""\n{name}\n{underline}\n\nA stand-in.\n"""\n\nprint("ran")\n'
-#: A stand-in that draws a figure, after a paragraph that says what it draws.
+#: A stand-in that draws a figure, with a title (what Sphinx-Gallery would make its
+#: ``alt``) and, in its drawing code, the description figure_alt makes it instead.
 FIGURE_ALT = "A line from one corner to the other."
+FIGURE_WORDS = "a rising line"
 FIGURE_STUB = (
     STUB
-    + f"\n# %%\n# {FIGURE_ALT}\n\nimport matplotlib.pyplot as plt\n\n"
-    + "plt.figure(figsize=(1, 1))\nplt.plot([0, 1])\n"
+    + "\n# %%\n# A paragraph before the figure, which is not its description.\n\n"
+    + f"import matplotlib.pyplot as plt\n\n# Alt: {FIGURE_ALT}\n"
+    + f"plt.figure(figsize=(1, 1))\nplt.plot([0, 1])\nplt.title({FIGURE_WORDS!r})\n"
 )
+#: A script whose figure has no description: the build fails naming it.
+UNDESCRIBED_SCRIPT = (
+    '"""\nUndescribed\n===========\n\nIts figure has no description.\n"""\n\n'
+    "import matplotlib.pyplot as plt\n\nplt.figure(figsize=(1, 1))\n"
+    "plt.plot([0, 1])\n"
+)
+UNDESCRIBED_SCRIPT_NAME = "undescribed_figure.py"
 #: The stand-in that draws.
 STUB_WITH_FIGURE = "view.py"
 #: Appended to the copied catalogue: the site now claims that clone() shares memory.
@@ -156,8 +166,12 @@ def semantics_site(site: Path, *, broken: bool) -> subprocess.CompletedProcess[s
 
 def add_faults(site: Path) -> None:
     """Break the site at ``site`` every way but a broken page: a fact PyTorch
-    contradicts, a page that loads from another host, a script that raises."""
+    contradicts, a page that loads from another host, a script that raises, a figure
+    without a description."""
     (site / "docs" / "remote.md").write_text(REMOTE, encoding="utf-8")
     (site / "examples" / BROKEN_SCRIPT_NAME).write_text(BROKEN_SCRIPT, encoding="utf-8")
+    (site / "examples" / UNDESCRIBED_SCRIPT_NAME).write_text(
+        UNDESCRIBED_SCRIPT, encoding="utf-8"
+    )
     with (site / "semantics" / "catalogue.py").open("a", encoding="utf-8") as f:
         f.write(WRONG_CLAIM)

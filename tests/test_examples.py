@@ -57,6 +57,7 @@ _REPORT_FIGURES = f"""
 import json
 import matplotlib.pyplot as plt
 PHONE_COLUMN_PX = {figure_text.PHONE_COLUMN_PX}
+CSS_PX_PER_INCH = {figure_text.CSS_PX_PER_INCH}
 {inspect.getsource(figure_text.smallest_text)}
 with open("figures.json", "w") as _out:
     json.dump([smallest_text(plt.figure(n)) for n in plt.get_fignums()], _out)

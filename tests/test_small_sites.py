@@ -84,13 +84,19 @@ def _linked_pages(tmp_path: Path) -> dict[Path, int]:
 
 
 def _check_gallery_pages(site: Path) -> None:
-    """figure_alt gives Sphinx-Gallery's figures the paragraph before them as ``alt``;
-    min_reported_time and gallery_pages leave the time and memory lines off."""
+    """figure_alt gives Sphinx-Gallery's figures the description in their drawing
+    code as ``alt`` (not their title, Sphinx-Gallery's choice, nor the paragraph
+    before them); the scraper saves SVG with its words as text; min_reported_time and
+    gallery_pages leave the time and memory lines off."""
     html = (site / "gallery" / small_site.STUB_WITH_FIGURE).with_suffix(".html")
-    images = re.findall(r'<img src="[^"]*sphx_glr_[^"]*" [^>]*>', html.read_text())
+    images = re.findall(r'<img src="([^"]*sphx_glr_[^"]*)" [^>]*>', html.read_text())
+    tags = re.findall(r'<img src="[^"]*sphx_glr_[^"]*" [^>]*>', html.read_text())
     assert images, "the gallery page shows no figure"
-    for image in images:
-        assert f'alt="{small_site.FIGURE_ALT}"' in image, image
+    for image, tag in zip(images, tags, strict=True):
+        assert f'alt="{small_site.FIGURE_ALT}"' in tag, tag
+        assert image.endswith(".svg"), image
+        svg = (html.parent / image).read_text(encoding="utf-8")
+        assert f">{small_site.FIGURE_WORDS}</text>" in svg, "its words are not text"
     for page in (site / "gallery").glob("*.html"):
         text = page.read_text(encoding="utf-8")
         assert "Total running time" not in text, page
@@ -211,6 +217,12 @@ def test_a_broken_site_fails_naming_each_fault(tmp_path: Path) -> None:
     site = tmp_path / "build" / "html"
     assert (site / "matrix.html").exists()
     assert not (site / "remote.html").exists()
+    # A figure whose drawing code does not say what it shows (figure_alt).
+    assert re.search(
+        rf"{small_site.UNDESCRIBED_SCRIPT_NAME.removesuffix('.py')}\.rst.*a figure "
+        "without a description",
+        output,
+    ), output[-4000:]
     # A script that raises.
     assert small_site.BROKEN_SCRIPT_NAME in output, output[-4000:]
     assert "deliberately broken" in output, output[-4000:]

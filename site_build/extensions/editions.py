@@ -2,8 +2,9 @@
 ``zh_CN/``, each a build of the same sources (``site_build.config.edition_list``).
 
 An edition's prose comes from Sphinx's gettext catalogues under ``locales/`` (one per
-page, updated by ``nox -s translations``); its code, outputs and figures are the English
-build's, found in the same execution caches. This extension:
+page, updated by ``nox -s translations``); its code and outputs are the English build's,
+found in the same execution caches, and its figures are the English SVGs with their
+words translated (``figure_text``). This extension:
 
 - publishes an edition under its folder: base URL, the 404 page's links and text, the
   devices named in the footer and on the home page;
