@@ -64,6 +64,7 @@ ENGLISH_RUNS_SHOWN = 5
 #: edition of this site: translated in ``sphinx.po`` with the site's templates.
 THEME_MESSAGES = (
     "Color mode",
+    "More",  # the navbar's dropdown of the links that do not fit
     "System Settings",
     "Breadcrumb",
     "© Copyright %(copyright)s.",
