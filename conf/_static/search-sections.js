@@ -96,10 +96,13 @@ async function siteSearchSections(pagefind, query) {
       heading.length >= SITE_SEARCH_QUOTED_LENGTH && quoted.includes(heading)
         ? heading.length
         : 0;
-    // A heading that names both words of a short query is about what it asks; a
-    // longer query is better told by its words' scores.
+    // A heading that names both words of a short query is about what it asks, the
+    // more so the more of the heading they make up; a longer query is better told
+    // by its words' scores.
     entry.named =
-      named.length <= 2 && named.every((word) => heading.includes(word)) ? 1 : 0;
+      named.length <= 2 && heading && named.every((word) => heading.includes(word))
+        ? named.reduce((sum, word) => sum + word.length, 0) / heading.length
+        : 0;
   }
   ranked.sort(
     (a, b) => b.quoted - a.quoted || b.named - a.named || b.score - a.score);
